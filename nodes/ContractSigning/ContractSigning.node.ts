@@ -1,0 +1,56 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { clientDescription } from './resources/client';
+import { contractDescription } from './resources/contract';
+import { userDescription } from './resources/user';
+import { simplifyField } from './shared/descriptions';
+
+export class ContractSigning implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Contract Signing',
+		name: 'contractSigning',
+		icon: {
+			light: 'file:../../icons/contract-signing.svg',
+			dark: 'file:../../icons/contract-signing.dark.svg',
+		},
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create clients and contracts and find users in the Contract Signing service',
+		defaults: {
+			name: 'Contract Signing',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'contractSigningApi',
+				required: true,
+			},
+		],
+		requestDefaults: {
+			headers: {
+				'Content-Type': 'application/json',
+				Accept: 'application/json',
+			},
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Client', value: 'client' },
+					{ name: 'Contract', value: 'contract' },
+					{ name: 'User', value: 'user' },
+				],
+				default: 'client',
+			},
+			...clientDescription,
+			...contractDescription,
+			...userDescription,
+			simplifyField,
+		],
+	};
+}

@@ -1,0 +1,209 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { InputProblem, labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+
+const showOnlyForClientCreate = { show: { resource: ['client'], operation: ['create'] } };
+
+const userValues: INodeProperties[] = [
+	{
+		displayName: 'Full Name',
+		name: 'fullname',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Ada Lovelace',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. nathan@example.com',
+	},
+	{
+		displayName: 'Custom Key',
+		name: 'customKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. crm-contact-1042',
+		description: 'Your own reference for the user, such as the contact ID in your CRM',
+	},
+];
+
+export const clientCreateFields: INodeProperties[] = [
+	{
+		displayName: 'Full Name',
+		name: 'fullname',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Ada Lovelace',
+		description: 'Name of the client',
+		displayOptions: showOnlyForClientCreate,
+		routing: { send: { type: 'body', property: 'data.client.fullname' } },
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. nathan@example.com',
+		description: 'Email address of the client',
+		displayOptions: showOnlyForClientCreate,
+		routing: { send: { type: 'body', property: 'data.client.email' } },
+	},
+	{
+		displayName: 'Organization',
+		name: 'organization',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Analytical Engines Ltd',
+		description: 'Name of the client’s organization',
+		displayOptions: showOnlyForClientCreate,
+		routing: { send: { type: 'body', property: 'data.client.organization' } },
+	},
+	{
+		displayName: 'Custom Key',
+		name: 'customKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. crm-1042',
+		description:
+			'Your own reference for the client, such as its ID in your CRM. Numbers are sent as text.',
+		displayOptions: showOnlyForClientCreate,
+		routing: { send: { type: 'body', property: 'data.client.customKey' } },
+	},
+	{
+		displayName: 'Add Users',
+		name: 'usersInput',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'One by One',
+				value: 'fields',
+				description: 'Enter each user in the fields below',
+			},
+			{
+				name: 'From a List',
+				value: 'list',
+				description:
+					'Give a list of users with an expression, such as the contacts of a CRM record',
+			},
+		],
+		default: 'fields',
+		displayOptions: showOnlyForClientCreate,
+	},
+	{
+		displayName:
+			'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
+		name: 'defaultUserNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: showOnlyForClientCreate,
+	},
+	{
+		displayName: 'Users',
+		name: 'users',
+		type: 'fixedCollection',
+		placeholder: 'Add User',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: {},
+		description: 'Users created together with the client. The first one is the default user.',
+		displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['fields'] } },
+		options: [{ displayName: 'User', name: 'user', values: userValues }],
+		routing: { send: { type: 'body', property: 'data.client.users' } },
+	},
+	{
+		displayName: 'Users',
+		name: 'usersList',
+		type: 'json',
+		default: '[]',
+		placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
+		description:
+			'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
+		displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['list'] } },
+		routing: { send: { type: 'body', property: 'data.client.users' } },
+	},
+];
+
+const INVALID_JSON = Symbol('invalid JSON');
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return INVALID_JSON;
+	}
+}
+
+/** Users arrive as the rows of the Users field, or as a list (or its JSON text) from an expression. */
+export function usersAsList(users: unknown): unknown {
+	if (typeof users === 'string') {
+		if (!users.trim()) return undefined;
+		const parsed = parseJson(users);
+		if (parsed === INVALID_JSON) {
+			throw new InputProblem(
+				'Users is not a valid list',
+				'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
+			);
+		}
+		return parsed;
+	}
+	if (typeof users === 'object' && users !== null && !Array.isArray(users)) {
+		const rows = (users as IDataObject).user;
+		if (rows === undefined) return undefined;
+		return rows;
+	}
+	return users;
+}
+
+export function normalizeClientBody(body: IDataObject): IDataObject {
+	const data = body.data as IDataObject;
+	const client = data.client as IDataObject | undefined;
+	if (!client || client.users === undefined) return body;
+	return { data: { ...data, client: { ...client, users: usersAsList(client.users) } } };
+}
+
+export const clientCreateRules: EnvelopeRules = {
+	labels: labelsFromFields(clientCreateFields),
+	anyOf: {
+		paths: [
+			'data.client.fullname',
+			'data.client.email',
+			'data.client.organization',
+			'data.client.customKey',
+			'data.client.users',
+		],
+		message: 'There is nothing to create the client from',
+		fix: 'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
+	},
+};
+
+interface SentUser extends IDataObject {
+	fullname?: string;
+	email?: string;
+	customKey?: string;
+}
+
+/** The flat item the next steps map: keys first, then what was sent for the client and each user. */
+export function simplifyClientCreated(reply: IDataObject, sent: IDataObject): IDataObject {
+	const created = reply.client as IDataObject;
+	const sentClient = ((sent.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
+	const sentUsers = (sentClient.users ?? []) as SentUser[];
+	const createdUsers = (Array.isArray(created.users) ? created.users : []) as IDataObject[];
+	const users = createdUsers.map((user, index) => ({
+		userKey: user.userKey,
+		default: user.default,
+		createTime: user.createTime,
+		...sentUsers[index],
+	}));
+	const defaultUser = users.find((user) => user.default === true);
+	const clientFields = Object.fromEntries(
+		Object.entries(sentClient).filter(([key]) => key !== 'users'),
+	);
+	return {
+		clientKey: created.clientKey,
+		createTime: created.createTime,
+		...(defaultUser ? { defaultUserKey: defaultUser.userKey } : {}),
+		...clientFields,
+		users,
+	};
+}

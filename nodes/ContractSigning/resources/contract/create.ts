@@ -1,0 +1,72 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { clientKeyField } from '../../shared/descriptions';
+import { labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+
+const showOnlyForContractCreate = { show: { resource: ['contract'], operation: ['create'] } };
+
+export const contractCreateFields: INodeProperties[] = [
+	clientKeyField(showOnlyForContractCreate),
+	{
+		displayName: 'User Key',
+		name: 'userKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.defaultUserKey }}',
+		description:
+			'Key of the user who creates the contract. Leave empty to use the client’s default user (the first user created with the client).',
+		displayOptions: showOnlyForContractCreate,
+		routing: { send: { type: 'body', property: 'data.userKey' } },
+	},
+	{
+		displayName: 'Contract Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Service agreement – {{ $json.organization }}',
+		description: 'Name of the contract, as the signers will see it',
+		displayOptions: showOnlyForContractCreate,
+		routing: { send: { type: 'body', property: 'data.contract.name' } },
+	},
+	{
+		displayName: 'Template Key',
+		name: 'templateKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. tpl_service_agreement',
+		description:
+			'Key of the template the contract is created from, as shown in the Contract Signing service',
+		hint: 'The contract starts with the text and signature fields of this template',
+		displayOptions: showOnlyForContractCreate,
+		routing: { send: { type: 'body', property: 'data.contract.templateKey' } },
+	},
+];
+
+export const contractCreateRules: EnvelopeRules = {
+	labels: labelsFromFields(contractCreateFields),
+	required: [
+		{
+			path: 'data.clientKey',
+			fix: 'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
+		},
+		{
+			path: 'data.contract.name',
+			fix: 'Enter a name for the contract, such as "Service agreement".',
+		},
+	],
+};
+
+/** The flat item the next steps map: the new contract's key and what it was created for. */
+export function simplifyContractCreated(reply: IDataObject, sent: IDataObject): IDataObject {
+	const created = reply.contract as IDataObject;
+	const data = (sent.data ?? {}) as IDataObject;
+	const contract = (data.contract ?? {}) as IDataObject;
+	return {
+		contractKey: created.contractKey,
+		createTime: created.createTime,
+		clientKey: data.clientKey,
+		...(data.userKey === undefined ? {} : { userKey: data.userKey }),
+		name: contract.name,
+		...(contract.templateKey === undefined ? {} : { templateKey: contract.templateKey }),
+	};
+}

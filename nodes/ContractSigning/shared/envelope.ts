@@ -1,0 +1,182 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/** Input the service can never accept, found before any request is sent. */
+export class InputProblem extends Error {
+	constructor(
+		message: string,
+		readonly fix: string,
+	) {
+		super(message);
+		this.name = 'InputProblem';
+	}
+}
+
+export interface RequiredField {
+	path: string;
+	fix: string;
+}
+
+export interface EnvelopeRules {
+	/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
+	labels: Record<string, string>;
+	required?: RequiredField[];
+	/** At least one of these wire paths must have a value. */
+	anyOf?: { paths: string[]; message: string; fix: string };
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Reads the wire paths and labels out of an operation's fields, so that the
+ * descriptions stay the one place that says where each field goes.
+ */
+export function labelsFromFields(fields: INodeProperties[]): Record<string, string> {
+	const labels: Record<string, string> = { 'data.action': 'Operation' };
+	for (const field of fields) {
+		const path = field.routing?.send?.property;
+		if (typeof path !== 'string' || !path.startsWith('data.')) continue;
+		labels[path] = field.displayName;
+		if (field.type !== 'fixedCollection') continue;
+		for (const group of field.options ?? []) {
+			if (!('values' in group)) continue;
+			for (const value of group.values) {
+				labels[`${path}[].${value.name}`] = value.displayName;
+			}
+		}
+	}
+	return labels;
+}
+
+function describeValue(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'boolean') return `the value ${String(value)}`;
+	if (typeof value === 'number') return `the number ${String(value)}`;
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function toText(value: unknown, label: string): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value.trim() || undefined;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'bigint') return String(value);
+	throw new InputProblem(
+		`${label} must be text, but it is ${describeValue(value)}`,
+		`Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
+	);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface Walk {
+	rules: EnvelopeRules;
+	/** Label of the enclosing list entry, e.g. "Users, entry 2". */
+	entry?: string;
+}
+
+function labelOf(path: string, walk: Walk): string {
+	const label = walk.rules.labels[path.replace(/\[\d+\]/g, '[]')] ?? path;
+	return walk.entry ? `${walk.entry}: ${label}` : label;
+}
+
+function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] | undefined {
+	const listLabel = labelOf(path, walk);
+	const entries: IDataObject[] = [];
+	list.forEach((entry, index) => {
+		const entryLabel = `${listLabel}, entry ${index + 1}`;
+		if (!isPlainObject(entry)) {
+			throw new InputProblem(
+				`${entryLabel} must be an object, but it is ${describeValue(entry)}`,
+				`Give each entry of ${listLabel} as an object such as { "fullname": "Ada Lovelace", "email": "ada@example.com" }.`,
+			);
+		}
+		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
+		if (!compacted) {
+			throw new InputProblem(
+				`${entryLabel} is empty`,
+				`Fill in at least one field of ${entryLabel}, or remove it.`,
+			);
+		}
+		entries.push(compacted);
+	});
+	return entries.length ? entries : undefined;
+}
+
+function compactObject(object: IDataObject, path: string, walk: Walk): IDataObject | undefined {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(object)) {
+		const childPath = `${path}.${key}`;
+		const compacted = compactAny(value, childPath, walk);
+		if (compacted !== undefined) result[key] = compacted;
+	}
+	return Object.keys(result).length ? result : undefined;
+}
+
+function isListPath(pattern: string, labels: Record<string, string>): boolean {
+	return Object.keys(labels).some((known) => known.startsWith(`${pattern}[].`));
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || value === '';
+}
+
+function compactAny(value: unknown, path: string, walk: Walk): unknown {
+	const { labels } = walk.rules;
+	const pattern = path.replace(/\[\d+\]/g, '[]');
+	if (isListPath(pattern, labels)) {
+		if (isEmpty(value)) return undefined;
+		if (!Array.isArray(value)) {
+			throw new InputProblem(
+				`${labelOf(path, walk)} must be a list, but it is ${describeValue(value)}`,
+				`Give ${labelOf(path, walk)} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+			);
+		}
+		return compactList(value, path, walk);
+	}
+	if (!(pattern in labels)) {
+		if (isPlainObject(value)) return compactObject(value, path, walk);
+		if (isEmpty(value)) return undefined;
+		const key = path.slice(path.lastIndexOf('.') + 1);
+		throw new InputProblem(
+			`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
+			'Send only the fields this operation shows. For a list from an expression, map each entry to fullname, email and customKey.',
+		);
+	}
+	const label = labelOf(path, walk);
+	const text = toText(value, label);
+	if (text !== undefined && pattern.endsWith('.email') && !EMAIL_PATTERN.test(text)) {
+		throw new InputProblem(
+			`${label} "${text}" is not an email address`,
+			`Enter an address such as name@example.com in ${label}, or leave it empty.`,
+		);
+	}
+	return text;
+}
+
+function valueAt(body: IDataObject, path: string): unknown {
+	return path
+		.split('.')
+		.reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), body);
+}
+
+/**
+ * Turns the body n8n assembled from the fields into the exact envelope the service takes:
+ * text trimmed, numbers as text, nothing empty, nothing the service does not know,
+ * and every rule of the operation checked.
+ */
+export function finishEnvelope(body: IDataObject, rules: EnvelopeRules): IDataObject {
+	const walk: Walk = { rules };
+	const data = isPlainObject(body.data) ? compactObject(body.data, 'data', walk) : undefined;
+	const envelope: IDataObject = { data: data ?? {} };
+
+	for (const { path, fix } of rules.required ?? []) {
+		if (valueAt(envelope, path) === undefined) {
+			throw new InputProblem(`${rules.labels[path] ?? path} is empty`, fix);
+		}
+	}
+	if (rules.anyOf && rules.anyOf.paths.every((path) => valueAt(envelope, path) === undefined)) {
+		throw new InputProblem(rules.anyOf.message, rules.anyOf.fix);
+	}
+	return envelope;
+}

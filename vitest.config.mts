@@ -1,0 +1,23 @@
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+	resolve: {
+		// n8n-core loads the CommonJS build of n8n-workflow; tests must share that one copy,
+		// or the engine's `instanceof NodeApiError` checks fail on errors the node throws.
+		alias: { 'n8n-workflow': require.resolve('n8n-workflow') },
+	},
+	test: {
+		include: ['test/**/*.test.mts'],
+		env: {
+			N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'contract-signing-n8n-')),
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+		},
+		testTimeout: 20_000,
+	},
+});
