@@ -17,6 +17,7 @@ export default defineConfig({
 		env: {
 			N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'contract-signing-n8n-')),
 			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_LOG_LEVEL: 'silent',
 		},
 		testTimeout: 20_000,
 	},

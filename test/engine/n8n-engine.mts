@@ -56,6 +56,12 @@ export interface LoadedPackage {
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
+const extraNodeTypes: Record<string, INodeType> = {};
+
+/** Makes a node type of the test's own available to the workflows it runs. */
+export function registerNodeType(nodeType: INodeType): void {
+	extraNodeTypes[nodeType.description.name] = nodeType;
+}
 
 export function loadPackage(): Promise<LoadedPackage> {
 	loaded ??= (async () => {
@@ -72,9 +78,9 @@ export function loadPackage(): Promise<LoadedPackage> {
 			credentialTypes[name] = data.type;
 		}
 		const nodeTypes: INodeTypes = {
-			getByName: (name) => types[name],
+			getByName: (name) => types[name] ?? extraNodeTypes[name],
 			getByNameAndVersion: (name, version) => {
-				const type = types[name];
+				const type = types[name] ?? extraNodeTypes[name];
 				if (!type) throw new Error(`Unknown node type ${name}`);
 				return 'nodeVersions' in type ? type.getNodeType(version) : type;
 			},
@@ -249,7 +255,6 @@ export async function runWorkflow(steps: Step[], options: RunOptions): Promise<W
 	return {
 		run,
 		error: run.data.resultData.error,
-		outputs: (nodeName) =>
-			(runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []),
+		outputs: (nodeName) => (runData[nodeName]?.[0]?.data?.main ?? []).map((items) => items ?? []),
 	};
 }

@@ -134,6 +134,13 @@ function parseJson(text: string): unknown {
 	}
 }
 
+/** The value of the Users field: `{}` with no rows, or `{ user: [...] }`. */
+function isUserRows(users: unknown): users is { user?: unknown[] } {
+	if (typeof users !== 'object' || users === null || Array.isArray(users)) return false;
+	const keys = Object.keys(users);
+	return keys.length === 0 || (keys.length === 1 && Array.isArray((users as IDataObject).user));
+}
+
 /** Users arrive as the rows of the Users field, or as a list (or its JSON text) from an expression. */
 export function usersAsList(users: unknown): unknown {
 	if (typeof users === 'string') {
@@ -147,11 +154,7 @@ export function usersAsList(users: unknown): unknown {
 		}
 		return parsed;
 	}
-	if (typeof users === 'object' && users !== null && !Array.isArray(users)) {
-		const rows = (users as IDataObject).user;
-		if (rows === undefined) return undefined;
-		return rows;
-	}
+	if (isUserRows(users)) return users.user;
 	return users;
 }
 

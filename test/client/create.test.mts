@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { runStep, useStandIn } from '../helpers.mts';
+
+const service = useStandIn();
+const createClient = { resource: 'client', operation: 'create' };
+
+describe('Client → Create', () => {
+	it('sends POST /v1/client with the key header and only the filled-in fields', async () => {
+		const { items, error } = await runStep(
+			service(),
+			{
+				...createClient,
+				fullname: '  Ada Lovelace ',
+				email: 'ada@example.com',
+				organization: '',
+				customKey: '={{ $json.crmId }}',
+				users: {
+					user: [
+						{ fullname: 'Ada Lovelace', email: 'ada@example.com', customKey: '' },
+						{ fullname: 'Charles Babbage', email: '', customKey: 'crm-7' },
+					],
+				},
+			},
+			{ items: [{ crmId: 1042 }] },
+		);
+
+		expect(error).toBeUndefined();
+		expect(service().requests).toHaveLength(1);
+		const [request] = service().requests;
+		expect(request.method).toBe('POST');
+		expect(request.path).toBe('/v1/client');
+		expect(request.headers['content-type']).toBe('application/json');
+		expect(request.headers['x-service-key']).toBe(service().apiKey);
+		expect(request.body).toEqual({
+			data: {
+				action: 'create',
+				client: {
+					fullname: 'Ada Lovelace',
+					email: 'ada@example.com',
+					customKey: '1042',
+					users: [
+						{ fullname: 'Ada Lovelace', email: 'ada@example.com' },
+						{ fullname: 'Charles Babbage', customKey: 'crm-7' },
+					],
+				},
+			},
+		});
+		expect(items).toHaveLength(1);
+	});
+
+	it('puts the client key, the default user key and each user at the top of the output', async () => {
+		const { items } = await runStep(service(), {
+			...createClient,
+			organization: 'Analytical Engines Ltd',
+			users: { user: [{ fullname: 'Ada Lovelace' }, { email: 'charles@example.com' }] },
+		});
+
+		const [stored] = service().clients();
+		const [first, second] = stored.users;
+		expect(items).toEqual([
+			{
+				clientKey: stored.clientKey,
+				createTime: stored.createTime,
+				defaultUserKey: first.userKey,
+				organization: 'Analytical Engines Ltd',
+				users: [
+					{
+						userKey: first.userKey,
+						default: true,
+						createTime: first.createTime,
+						fullname: 'Ada Lovelace',
+					},
+					{
+						userKey: second.userKey,
+						default: false,
+						createTime: second.createTime,
+						email: 'charles@example.com',
+					},
+				],
+			},
+		]);
+	});
+
+	it('takes users as a list from an expression, such as the contacts of a CRM record', async () => {
+		const contacts = [
+			{ name: 'Ada Lovelace', mail: 'ada@example.com', id: 11 },
+			{ name: 'Charles Babbage', mail: 'charles@example.com', id: 12 },
+		];
+		const { items, error } = await runStep(
+			service(),
+			{
+				...createClient,
+				organization: '={{ $json.company }}',
+				usersInput: 'list',
+				usersList:
+					'={{ $json.contacts.map(c => ({ fullname: c.name, email: c.mail, customKey: c.id })) }}',
+			},
+			{ items: [{ company: 'Analytical Engines Ltd', contacts }] },
+		);
+
+		expect(error).toBeUndefined();
+		expect(service().requests[0].body).toEqual({
+			data: {
+				action: 'create',
+				client: {
+					organization: 'Analytical Engines Ltd',
+					users: [
+						{ fullname: 'Ada Lovelace', email: 'ada@example.com', customKey: '11' },
+						{ fullname: 'Charles Babbage', email: 'charles@example.com', customKey: '12' },
+					],
+				},
+			},
+		});
+		expect(items[0].users).toHaveLength(2);
+	});
+
+	it('takes users as JSON text', async () => {
+		const { error } = await runStep(service(), {
+			...createClient,
+			usersInput: 'list',
+			usersList: '[{ "fullname": "Ada Lovelace" }]',
+		});
+
+		expect(error).toBeUndefined();
+		expect(service().requests[0].body).toEqual({
+			data: { action: 'create', client: { users: [{ fullname: 'Ada Lovelace' }] } },
+		});
+	});
+
+	it('gives the full reply of the service when Simplify is off', async () => {
+		const { items } = await runStep(service(), {
+			...createClient,
+			fullname: 'Ada Lovelace',
+			simplify: false,
+		});
+
+		const [stored] = service().clients();
+		expect(items).toEqual([
+			{
+				code: '201',
+				message: 'Client created',
+				client: { clientKey: stored.clientKey, createTime: stored.createTime, users: [] },
+			},
+		]);
+	});
+
+	it('sends one request per input item and returns one item per input item, in order', async () => {
+		const { items } = await runStep(
+			service(),
+			{ ...createClient, fullname: '={{ $json.name }}' },
+			{ items: [{ name: 'First' }, { name: 'Second' }, { name: 'Third' }] },
+		);
+
+		expect(items.map((item) => item.fullname)).toEqual(['First', 'Second', 'Third']);
+		expect(service().counts().clients).toBe(3);
+	});
+
+	describe('refuses, before any request, input the service can never accept', () => {
+		it.each([
+			[
+				'no field at all',
+				{ users: { user: [] } },
+				'There is nothing to create the client from',
+				'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
+			],
+			[
+				'a client email that is not an address',
+				{ email: 'ada.example.com' },
+				'Email "ada.example.com" is not an email address',
+				'Enter an address such as name@example.com in Email, or leave it empty.',
+			],
+			[
+				'a user email that is not an address',
+				{ users: { user: [{ fullname: 'Ada' }, { email: 'charles at example' }] } },
+				'Users, entry 2: Email "charles at example" is not an email address',
+				'Enter an address such as name@example.com in Users, entry 2: Email, or leave it empty.',
+			],
+			[
+				'an empty user row',
+				{ fullname: 'Ada', users: { user: [{ fullname: ' ', email: '' }] } },
+				'Users, entry 1 is empty',
+				'Fill in at least one field of Users, entry 1, or remove it.',
+			],
+		])('%s', async (_case, fields, message, description) => {
+			const { error, items } = await runStep(service(), { ...createClient, ...fields });
+
+			expect(error?.message).toBe(message);
+			expect(error?.description).toBe(description);
+			expect(items).toEqual([]);
+			expect(service().requests).toHaveLength(0);
+		});
+
+		it.each([
+			[
+				'a list entry with a field the service does not take',
+				'={{ [{ fullname: "Ada", phone: "123" }] }}',
+				'Users, entry 1 has a field "phone" that the service does not accept',
+			],
+			[
+				'a list that is not a list',
+				'={{ { fullname: "Ada" } }}',
+				'Users must be a list, but it is an object',
+			],
+			['JSON text that does not parse', '[{ "fullname": "Ada" ', 'Users is not a valid list'],
+			[
+				'a list entry that is text',
+				'={{ ["Ada"] }}',
+				'Users, entry 1 must be an object, but it is a string',
+			],
+		])('users from a list: %s', async (_case, usersList, message) => {
+			const { error } = await runStep(service(), {
+				...createClient,
+				usersInput: 'list',
+				usersList,
+			});
+
+			expect(error?.message).toBe(message);
+			expect(service().requests).toHaveLength(0);
+		});
+	});
+
+	it('shows the service’s own message when it refuses the request', async () => {
+		const { error, items } = await runStep(
+			service(),
+			{ ...createClient, fullname: 'Ada Lovelace' },
+			{ credentials: { apiKey: 'not-the-key' } },
+		);
+
+		expect(error?.message).toBe('Invalid service key');
+		expect(error?.description).toBe(
+			'The service refused the API key. Check the API Key in the Contract Signing credential.',
+		);
+		expect(items).toEqual([]);
+	});
+});

@@ -1,0 +1,118 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialDataDecryptedObject,
+	INodeType,
+} from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENTIAL_TYPE, loadPackage, registerNodeType } from './engine/n8n-engine.mts';
+import { credentialsFor, runStep, useStandIn } from './helpers.mts';
+import { runWorkflow } from './engine/n8n-engine.mts';
+
+const service = useStandIn();
+
+/** A web server that is not the service: it answers every request with an HTML 404 page. */
+let otherWebsite: Server;
+let otherWebsiteUrl: string;
+beforeAll(async () => {
+	otherWebsite = createServer((_request, response) => {
+		response.writeHead(404, { 'content-type': 'text/html' }).end('<html>Not found</html>');
+	});
+	await new Promise<void>((resolve) => otherWebsite.listen(0, '127.0.0.1', resolve));
+	otherWebsiteUrl = `http://127.0.0.1:${(otherWebsite.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await new Promise((resolve) => otherWebsite.close(resolve));
+});
+
+const createClient = { resource: 'client', operation: 'create', fullname: 'Ada Lovelace' };
+
+describe('Base URL', () => {
+	it.each(['', '/', '/v1', '/v1/', '//'])(
+		'reaches /v1/client with "%s" at the end',
+		async (suffix) => {
+			const { error } = await runStep(service(), createClient, {
+				credentials: { baseUrl: `${service().url}${suffix}` },
+			});
+
+			expect(error).toBeUndefined();
+			expect(service().requests.map((request) => request.path)).toEqual(['/v1/client']);
+		},
+	);
+
+	it('refuses a Base URL that is not a web address, without a request', async () => {
+		const { error } = await runStep(service(), createClient, {
+			credentials: { baseUrl: `ftp://127.0.0.1:${service().port}` },
+		});
+
+		expect(error?.message).toBe(
+			`The Base URL "ftp://127.0.0.1:${service().port}" is not a web address: it must start with https:// or http://. Correct it in the Contract Signing credential.`,
+		);
+		expect(service().requests).toHaveLength(0);
+	});
+});
+
+describe('credential test', () => {
+	/** The request of the credential's test, run by n8n's engine the way n8n's credential tester does. */
+	async function testCredential(credentials: ICredentialDataDecryptedObject) {
+		const { credentialTypes } = await loadPackage();
+		const { request, rules } = credentialTypes[CREDENTIAL_TYPE].test!;
+		const testNode: INodeType = {
+			description: {
+				displayName: 'Credential test',
+				name: 'test.credentialTest',
+				group: ['input'],
+				version: 1,
+				description: 'Sends the test request of the credential',
+				defaults: { name: 'Credential test' },
+				inputs: ['main'],
+				outputs: ['main'],
+				credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+				properties: [
+					{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request } },
+				],
+			},
+		};
+		registerNodeType(testNode);
+		const run = await runWorkflow([{ name: 'Test', type: 'test.credentialTest', parameters: {} }], {
+			credentials,
+		});
+		if (run.error) return { error: run.error.message };
+		const reply = run.outputs('Test')[0][0].json;
+		const failed = (rules as IAuthenticateRuleResponseSuccessBody[]).find(
+			(rule) =>
+				rule.type === 'responseSuccessBody' && reply[rule.properties.key] === rule.properties.value,
+		);
+		return failed ? { error: failed.properties.message } : { ok: true };
+	}
+
+	it('passes with the right key', async () => {
+		expect(await testCredential(credentialsFor(service()))).toEqual({ ok: true });
+		expect(service().requests[0].path).toBe('/v1/user');
+	});
+
+	it('says the key is wrong, also when the service answers errors with HTTP 200', async () => {
+		const wrongKey = credentialsFor(service(), { apiKey: 'wrong' });
+		expect(await testCredential(wrongKey)).toEqual({
+			error: 'The service refused the API key. Check the API Key.',
+		});
+		service().settings.errorsAs = 'body';
+		service().settings.numericCodes = true;
+		expect(await testCredential(wrongKey)).toEqual({
+			error: 'The service refused the API key. Check the API Key.',
+		});
+	});
+
+	it('says the Base URL is wrong when something else answers there', async () => {
+		expect(await testCredential({ baseUrl: otherWebsiteUrl, apiKey: 'any' })).toEqual({
+			error:
+				'Something answers at the Base URL, but not the Contract Signing service. Check the Base URL.',
+		});
+	});
+
+	it('says the Base URL cannot be reached when nothing answers there', async () => {
+		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any' });
+		expect(result.error).toMatch(/ECONNREFUSED|refused/i);
+	});
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { runStep, seedClient, useStandIn } from './helpers.mts';
+
+const service = useStandIn();
+
+describe('one reply check for every operation', () => {
+	it('treats HTTP 200 with an error code in the body as an error, with the service message', async () => {
+		service().settings.errorsAs = 'body';
+		const { error, items } = await runStep(service(), {
+			resource: 'contract',
+			operation: 'create',
+			clientKey: 'cli_unknown',
+			name: 'NDA',
+		});
+
+		expect(error?.message).toBe('Client not found');
+		expect(items).toEqual([]);
+	});
+
+	it('accepts codes sent as numbers', async () => {
+		service().settings.numericCodes = true;
+		const { clientKey } = await seedClient(service());
+		const { error, items } = await runStep(service(), {
+			resource: 'user',
+			operation: 'get',
+			clientKey,
+			customKey: 'crm-1',
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0]).toMatchObject({ email: 'ada@example.com' });
+	});
+
+	it('describes an HTML error page with its HTTP status and says a retry is worth it', async () => {
+		service().injectFault({ kind: 'html', status: 502 });
+		const { error } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+		});
+
+		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
+		expect(error?.description).toBe(
+			'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
+		);
+	});
+
+	it('sends failed items to the error output, with the input fields, and the others on', async () => {
+		const { clientKey } = await seedClient(service());
+		const run = await runStep(
+			service(),
+			{
+				resource: 'contract',
+				operation: 'create',
+				clientKey: '={{ $json.clientKey }}',
+				name: '={{ $json.name }}',
+			},
+			{
+				items: [
+					{ clientKey, name: 'First' },
+					{ clientKey: 'cli_unknown', name: 'Second' },
+					{ clientKey, name: 'Third' },
+				],
+				onError: 'continueErrorOutput',
+			},
+		);
+
+		const [success, failure] = run.outputs('Contract Signing');
+		expect(success.map((item) => item.json.name)).toEqual(['First', 'Third']);
+		expect(failure.map((item) => item.json)).toEqual([
+			{
+				clientKey: 'cli_unknown',
+				name: 'Second',
+				error: 'Client not found',
+				details: {
+					httpCode: '404',
+					description:
+						'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+				},
+			},
+		]);
+	});
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { simplifyClientCreated } from '../../nodes/ContractSigning/resources/client/create';
+import { simplifyContractCreated } from '../../nodes/ContractSigning/resources/contract/create';
+import { simplifyUserFound } from '../../nodes/ContractSigning/resources/user/get';
+import { serviceRoot } from '../../credentials/ContractSigningApi.credentials';
+
+describe('output shaping', () => {
+	it('Client → Create: keys first, then the sent fields; each user with what was sent for it', () => {
+		const reply = {
+			code: '201',
+			message: 'Client created',
+			client: {
+				clientKey: 'cli_1',
+				createTime: 't0',
+				users: [
+					{ userKey: 'usr_1', default: false, createTime: 't1' },
+					{ userKey: 'usr_2', default: true, createTime: 't2' },
+				],
+			},
+		};
+		const sent = {
+			data: {
+				action: 'create',
+				client: { email: 'ada@example.com', users: [{ fullname: 'Ada' }, { customKey: 'k2' }] },
+			},
+		};
+		expect(simplifyClientCreated(reply, sent)).toEqual({
+			clientKey: 'cli_1',
+			createTime: 't0',
+			defaultUserKey: 'usr_2',
+			email: 'ada@example.com',
+			users: [
+				{ userKey: 'usr_1', default: false, createTime: 't1', fullname: 'Ada' },
+				{ userKey: 'usr_2', default: true, createTime: 't2', customKey: 'k2' },
+			],
+		});
+	});
+
+	it('Client → Create without users has no default user key', () => {
+		const reply = { client: { clientKey: 'cli_1', createTime: 't0', users: [] } };
+		expect(simplifyClientCreated(reply, { data: { client: { fullname: 'Ada' } } })).toEqual({
+			clientKey: 'cli_1',
+			createTime: 't0',
+			fullname: 'Ada',
+			users: [],
+		});
+	});
+
+	it('Contract → Create: the contract key with the client, user, name and template it was made for', () => {
+		const reply = { contract: { contractKey: 'ctr_1', createTime: 't0' } };
+		const sent = {
+			data: {
+				clientKey: 'cli_1',
+				userKey: 'usr_1',
+				contract: { name: 'NDA', templateKey: 'tpl_nda' },
+			},
+		};
+		expect(simplifyContractCreated(reply, sent)).toEqual({
+			contractKey: 'ctr_1',
+			createTime: 't0',
+			clientKey: 'cli_1',
+			userKey: 'usr_1',
+			name: 'NDA',
+			templateKey: 'tpl_nda',
+		});
+	});
+
+	it('User → Get: the user record as the service returns it', () => {
+		const user = { userKey: 'usr_1', email: 'ada@example.com', createTime: 't0', changeTime: 't1' };
+		expect(simplifyUserFound({ code: '200', message: 'User found', user })).toEqual(user);
+	});
+});
+
+describe('serviceRoot', () => {
+	it.each([
+		['https://api.example.com', 'https://api.example.com'],
+		['https://api.example.com/', 'https://api.example.com'],
+		['https://api.example.com/v1', 'https://api.example.com'],
+		['https://api.example.com/v1/', 'https://api.example.com'],
+		[' https://api.example.com/signing/V1 ', 'https://api.example.com/signing'],
+	])('%s → %s', (input, root) => {
+		expect(serviceRoot(input)).toBe(root);
+	});
+
+	it.each(['', 'api.example.com', 'ftp://api.example.com', 'https://'])('refuses "%s"', (input) => {
+		expect(() => serviceRoot(input)).toThrow('is not a web address');
+	});
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
+
+const service = useStandIn();
+const getUser = { resource: 'user', operation: 'get' };
+
+describe('User → Get', () => {
+	it('sends POST /v1/user with action read, the client key and only the fields to find by', async () => {
+		const { clientKey } = await seedClient(service());
+		const { error } = await runStep(service(), {
+			...getUser,
+			clientKey,
+			userKey: '',
+			email: ' ADA@example.com ',
+			fullname: '',
+			customKey: '',
+		});
+
+		expect(error).toBeUndefined();
+		expect(service().requests).toHaveLength(1);
+		const [request] = service().requests;
+		expect(request.method).toBe('POST');
+		expect(request.path).toBe('/v1/user');
+		expect(request.headers['content-type']).toBe('application/json');
+		expect(request.headers['x-service-key']).toBe(service().apiKey);
+		expect(request.body).toEqual({
+			data: { action: 'read', clientKey, user: { email: 'ADA@example.com' } },
+		});
+	});
+
+	it('returns the user record', async () => {
+		const { clientKey, otherUserKey } = await seedClient(service());
+		const { items } = await runStep(service(), { ...getUser, clientKey, userKey: otherUserKey });
+
+		const stored = service().clients()[0].users[1];
+		expect(items).toEqual([
+			{
+				createTime: stored.createTime,
+				changeTime: stored.changeTime,
+				userKey: otherUserKey,
+				fullname: 'Charles Babbage',
+				email: 'charles@example.com',
+			},
+		]);
+	});
+
+	it('finds by custom key given as a number by an expression', async () => {
+		const { clientKey } = await seedClient(service());
+		await runStep(
+			service(),
+			{ ...getUser, clientKey, customKey: '={{ $json.id }}' },
+			{
+				items: [{ id: 1 }],
+			},
+		);
+
+		expect(service().requests[0].body).toEqual({
+			data: { action: 'read', clientKey, user: { customKey: '1' } },
+		});
+	});
+
+	it('gives the full reply of the service when Simplify is off', async () => {
+		const { clientKey, defaultUserKey } = await seedClient(service());
+		const { items } = await runStep(service(), {
+			...getUser,
+			clientKey,
+			customKey: 'crm-1',
+			simplify: false,
+		});
+
+		expect(items[0]).toMatchObject({
+			code: '200',
+			message: 'User found',
+			user: { userKey: defaultUserKey, customKey: 'crm-1' },
+		});
+	});
+
+	it.each([
+		[
+			'an empty client key',
+			{ clientKey: '  ', email: 'ada@example.com' },
+			'Client Key is empty',
+			'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
+		],
+		[
+			'no field to find the user by',
+			{ clientKey: 'cli_1', userKey: '', fullname: '', email: '', customKey: '' },
+			'There is nothing to find the user by',
+			'Fill in at least one of User Key, Full Name, Email or Custom Key.',
+		],
+		[
+			'an email that is not an address',
+			{ clientKey: 'cli_1', email: 'ada' },
+			'Email "ada" is not an email address',
+			'Enter an address such as name@example.com in Email, or leave it empty.',
+		],
+		[
+			'a client key that is an object',
+			{ clientKey: '={{ { key: 1 } }}', email: 'ada@example.com' },
+			'Client Key must be text, but it is an object',
+			'Set Client Key to a single text value, for example an expression such as {{ $json.name }}.',
+		],
+	])('refuses %s before any request', async (_case, fields, message, description) => {
+		const { error } = await runStep(service(), { ...getUser, ...fields });
+
+		expect(error?.message).toBe(message);
+		expect(error?.description).toBe(description);
+		expect(service().requests).toHaveLength(0);
+	});
+
+	it('shows the service’s message when no user matches', async () => {
+		const { clientKey } = await seedClient(service());
+		const { error, items } = await runStep(service(), {
+			...getUser,
+			clientKey,
+			email: 'nobody@example.com',
+		});
+
+		expect(error?.message).toBe('User not found');
+		expect(error?.description).toBe(
+			'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+		);
+		expect((error as { httpCode?: string }).httpCode).toBe('404');
+		expect(items).toEqual([]);
+	});
+});
