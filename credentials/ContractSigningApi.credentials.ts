@@ -21,6 +21,8 @@ export function serviceRoot(baseUrl: unknown): string {
 	return url.replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
+const REFUSED_KEY = 'The service refused the API key. Check the API Key.';
+
 export class ContractSigningApi implements ICredentialType {
 	name = 'contractSigningApi';
 
@@ -81,30 +83,10 @@ export class ContractSigningApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: '401',
-					message: 'The service refused the API key. Check the API Key.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: 401,
-					message: 'The service refused the API key. Check the API Key.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: '403',
-					message: 'The service refused the API key. Check the API Key.',
-				},
-			},
+			...['401', 401, '403', 403].map((code) => ({
+				type: 'responseSuccessBody' as const,
+				properties: { key: 'code', value: code, message: REFUSED_KEY },
+			})),
 			{
 				type: 'responseSuccessBody',
 				properties: {
