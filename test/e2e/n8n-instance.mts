@@ -1,0 +1,209 @@
+/**
+ * A real n8n with this package installed the way users install a community package:
+ * the `npm pack` tarball unpacked into `<user folder>/.n8n/nodes/node_modules/`.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+	freePort,
+	n8nEnv,
+	parseJsonAfterLogs,
+	runN8nCli,
+	type N8nRuntime,
+} from './n8n-runtime.mts';
+
+const run = promisify(execFile);
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const PACKAGE_NAME = 'n8n-nodes-contract-signing';
+export const NODE_TYPE = `${PACKAGE_NAME}.contractSigning`;
+export const CREDENTIAL_TYPE = 'contractSigningApi';
+/** The credential id the example workflows refer to. */
+export const EXAMPLE_CREDENTIAL_ID = 'csDemoCredential';
+export const EXAMPLES_DIR = join(PACKAGE_ROOT, 'examples');
+
+export interface N8nHome {
+	runtime: N8nRuntime;
+	userFolder: string;
+	env: NodeJS.ProcessEnv;
+}
+
+/** Builds and packs the package: the tarball users install. Returns its path, in a temp folder. */
+export async function packPackage(): Promise<string> {
+	await run('npx', ['n8n-node', 'build'], { cwd: PACKAGE_ROOT });
+	const destination = mkdtempSync(join(tmpdir(), 'contract-signing-pack-'));
+	const { stdout } = await run(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', destination],
+		{ cwd: PACKAGE_ROOT },
+	);
+	const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
+	return join(destination, filename);
+}
+
+/** A fresh n8n user folder with the packed package installed as a community package. */
+export async function createN8nHome(runtime: N8nRuntime, tarball: string): Promise<N8nHome> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'contract-signing-n8n-'));
+	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	mkdirSync(packageDir, { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	return { runtime, userFolder, env: n8nEnv(userFolder) };
+}
+
+export function removeN8nHome(home: N8nHome | undefined): void {
+	if (home) rmSync(home.userFolder, { recursive: true, force: true });
+}
+
+async function cli(home: N8nHome, args: string[], timeoutMs = 180_000) {
+	const result = await runN8nCli(home.runtime, args, home.env, { timeoutMs });
+	if (result.code !== 0) {
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
+	}
+	return result;
+}
+
+function writeTemp(home: N8nHome, name: string, content: unknown): string {
+	const path = join(home.userFolder, 'tmp', name);
+	writeFileSync(path, JSON.stringify(content, null, '\t'));
+	return path;
+}
+
+export async function importCredential(
+	home: N8nHome,
+	data: { baseUrl: string; apiKey: string },
+	id = EXAMPLE_CREDENTIAL_ID,
+): Promise<void> {
+	const file = writeTemp(home, `credential-${id}.json`, [
+		{ id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data },
+	]);
+	await cli(home, ['import:credentials', `--input=${file}`]);
+}
+
+export async function importWorkflow(home: N8nHome, file: string): Promise<void> {
+	await cli(home, ['import:workflow', `--input=${file}`]);
+}
+
+/** Webhook-triggered workflows answer on the production URL only once published. */
+export async function publishWorkflow(home: N8nHome, id: string): Promise<void> {
+	await cli(home, ['publish:workflow', `--id=${id}`]);
+}
+
+export interface ExecutionResult {
+	exitCode: number;
+	run: {
+		status: string;
+		data: {
+			resultData: {
+				runData: Record<
+					string,
+					Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+				>;
+				error?: { message: string };
+			};
+		};
+	};
+}
+
+/** `n8n execute` of an imported workflow; the run as n8n reports it. */
+export async function executeWorkflow(home: N8nHome, id: string): Promise<ExecutionResult> {
+	const result = await runN8nCli(home.runtime, ['execute', `--id=${id}`, '--rawOutput'], home.env, {
+		timeoutMs: 180_000,
+	});
+	const parsed = parseJsonAfterLogs(result.stdout) as ExecutionResult['run'] | undefined;
+	if (!parsed) {
+		throw new Error(
+			`n8n execute printed no run (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
+	}
+	return { exitCode: result.code, run: parsed };
+}
+
+/** Items on each output of a node in a run: index 0 is the main output, 1 the error output. */
+export function nodeOutputs(result: ExecutionResult, nodeName: string) {
+	const runs = result.run.data.resultData.runData[nodeName] ?? [];
+	return (runs[0]?.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json));
+}
+
+export interface RunningN8n {
+	url: string;
+	pid: number;
+	logFile: string;
+	stop(): Promise<void>;
+}
+
+/** `n8n start` on a free loopback port, ready to serve; stop() ends it by its PID. */
+export async function startN8n(
+	home: N8nHome,
+	options: { port?: number } = {},
+): Promise<RunningN8n> {
+	const port = options.port ?? (await freePort());
+	const logFile = join(home.userFolder, 'n8n-start.log');
+	const log = createWriteStream(logFile);
+	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], {
+		cwd: home.userFolder,
+		env: {
+			...home.env,
+			N8N_PORT: String(port),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	child.stdout.pipe(log);
+	child.stderr.pipe(log);
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const killOnExit = () => child.kill('SIGKILL');
+	process.once('exit', killOnExit);
+	void exited.then(() => process.off('exit', killOnExit));
+	const url = `http://127.0.0.1:${port}`;
+	const stop = async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		process.kill(child.pid!, 'SIGTERM');
+		const killed = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 15_000);
+		await exited;
+		clearTimeout(killed);
+	};
+	const startedAt = Date.now();
+	while (Date.now() - startedAt < 120_000) {
+		if (child.exitCode !== null) throw new Error(`n8n start exited early; see ${logFile}`);
+		const ready = await fetch(`${url}/healthz/readiness`).then(
+			(response) => response.ok,
+			() => false,
+		);
+		if (ready) return { url, pid: child.pid!, logFile, stop };
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	await stop();
+	throw new Error(`n8n start was not ready within 120 s; see ${logFile}`);
+}
+
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Contract-Signing-1',
+};
+
+/** Sets up the instance owner and returns a fetch that carries the owner's session cookie. */
+export async function ownerSession(url: string) {
+	const setup = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (!setup.ok) throw new Error(`owner setup failed: ${setup.status} ${await setup.text()}`);
+	const cookie = setup.headers
+		.getSetCookie()
+		.map((entry) => entry.split(';')[0])
+		.join('; ');
+	return async (path: string, init: RequestInit = {}) =>
+		await fetch(`${url}${path}`, {
+			...init,
+			headers: { 'Content-Type': 'application/json', ...init.headers, cookie },
+		});
+}

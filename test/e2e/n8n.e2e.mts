@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import {
+	createN8nHome,
+	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	EXAMPLES_DIR,
+	executeWorkflow,
+	importCredential,
+	importWorkflow,
+	NODE_TYPE,
+	nodeOutputs,
+	ownerSession,
+	packPackage,
+	publishWorkflow,
+	removeN8nHome,
+	startN8n,
+	type N8nHome,
+	type RunningN8n,
+} from './n8n-instance.mts';
+import { ensureN8n } from './n8n-runtime.mts';
+
+const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
+const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
+const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.meta.url).pathname;
+
+const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
+
+let service: StandIn;
+let home: N8nHome | undefined;
+
+beforeAll(async () => {
+	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
+	service = await startStandIn();
+	home = await createN8nHome(runtime, await packPackage());
+	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	for (const file of [WEBHOOK_EXAMPLE, MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) {
+		await importWorkflow(home, file);
+	}
+	await publishWorkflow(home, workflowId(WEBHOOK_EXAMPLE));
+});
+
+afterAll(async () => {
+	await service?.close();
+	removeN8nHome(home);
+});
+
+describe('n8n execute (headless)', () => {
+	it('runs the manual example: client, contract, and the default user read back', async () => {
+		service.reset();
+		const result = await executeWorkflow(home!, workflowId(MANUAL_EXAMPLE));
+
+		expect(result.exitCode).toBe(0);
+		expect(result.run.status).toBe('success');
+		const [client] = service.clients();
+		const [contract] = service.contracts();
+		const defaultUser = client.users[0];
+		expect(nodeOutputs(result, 'Create Client')[0][0]).toMatchObject({
+			clientKey: client.clientKey,
+			defaultUserKey: defaultUser.userKey,
+		});
+		expect(nodeOutputs(result, 'Create Contract')[0][0]).toMatchObject({
+			contractKey: contract.contractKey,
+			clientKey: client.clientKey,
+		});
+		expect(nodeOutputs(result, 'Get User')[0][0]).toMatchObject({
+			userKey: defaultUser.userKey,
+			email: 'ada@example.com',
+		});
+
+		expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+			'POST /v1/client',
+			'POST /v1/contract',
+			'POST /v1/user',
+		]);
+		for (const request of service.requests) {
+			expect(request.headers['content-type']).toBe('application/json');
+			expect(request.headers['x-service-key']).toBe(service.apiKey);
+		}
+		expect(service.requests.map((request) => request.body)).toEqual([
+			{
+				data: {
+					action: 'create',
+					client: {
+						fullname: 'Ada Lovelace',
+						email: 'ada@example.com',
+						organization: 'Analytical Engines Ltd',
+						customKey: '1042',
+						users: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', customKey: '1042' }],
+					},
+				},
+			},
+			{
+				data: {
+					action: 'create',
+					clientKey: client.clientKey,
+					contract: {
+						name: 'Service agreement – Analytical Engines Ltd',
+						templateKey: 'tpl_service_agreement',
+					},
+				},
+			},
+			{ data: { action: 'read', clientKey: client.clientKey, user: { email: 'ada@example.com' } } },
+		]);
+	});
+
+	it('with one contact refused by the service, the others succeed and it reaches the error output', async () => {
+		service.reset();
+		service.injectFault(
+			{
+				kind: 'status',
+				status: 500,
+				body: { code: '500', message: 'Signature backend unavailable' },
+			},
+			{ when: (request) => JSON.stringify(request.body).includes('Grace Hopper') },
+		);
+		const result = await executeWorkflow(home!, workflowId(ERROR_OUTPUT_WORKFLOW));
+
+		expect(result.run.status).toBe('success');
+		const [created, failed] = nodeOutputs(result, 'Create Client');
+		expect(created.map((item) => item.fullname)).toEqual(['Ada Lovelace', 'Alan Turing']);
+		expect(failed).toEqual([
+			{
+				name: 'Grace Hopper',
+				email: 'grace@example.com',
+				crmId: 2,
+				error: 'Signature backend unavailable',
+				details: {
+					httpCode: '500',
+					description:
+						'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
+				},
+			},
+		]);
+		expect(nodeOutputs(result, 'Failed')[0]).toHaveLength(1);
+		expect(nodeOutputs(result, 'Created')[0]).toHaveLength(2);
+		expect(service.counts().clients).toBe(2);
+	});
+});
+
+describe('n8n start', () => {
+	let n8n: RunningN8n | undefined;
+	let rest: Awaited<ReturnType<typeof ownerSession>>;
+
+	beforeAll(async () => {
+		n8n = await startN8n(home!);
+		rest = await ownerSession(n8n.url);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	it('lists the node, its tool variant for AI agents, and the credential type', async () => {
+		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as Array<{ name: string }>;
+		const names = nodeTypes.map((type) => type.name);
+		expect(names).toContain(NODE_TYPE);
+		expect(names).toContain(`${NODE_TYPE}Tool`);
+
+		const credentialTypes = (await (await rest('/types/credentials.json')).json()) as Array<{
+			name: string;
+		}>;
+		expect(credentialTypes.map((type) => type.name)).toContain(CREDENTIAL_TYPE);
+	});
+
+	it.each([
+		[
+			'a good key',
+			() => ({ baseUrl: service.url, apiKey: service.apiKey }),
+			'OK',
+			'Connection successful!',
+		],
+		[
+			'a wrong key',
+			() => ({ baseUrl: `${service.url}/v1/`, apiKey: 'wrong-key' }),
+			'Error',
+			'The service refused the API key. Check the API Key.',
+		],
+		[
+			'an unreachable URL',
+			() => ({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any' }),
+			'Error',
+			'ECONNREFUSED',
+		],
+	])('tests the credential with %s', async (_case, data, status, message) => {
+		const response = await rest('/rest/credentials/test', {
+			method: 'POST',
+			body: JSON.stringify({
+				credentials: {
+					id: EXAMPLE_CREDENTIAL_ID,
+					name: 'Contract Signing account',
+					type: CREDENTIAL_TYPE,
+					data: data(),
+				},
+			}),
+		});
+		expect(response.status).toBe(200);
+		expect(((await response.json()) as { data: unknown }).data).toEqual({ status, message });
+	});
+
+	it('answers the published webhook with fresh keys for each contact', async () => {
+		service.reset();
+		const contacts = [
+			{
+				name: 'Ada Lovelace',
+				email: 'ada@example.com',
+				company: 'Analytical Engines Ltd',
+				crmId: 1,
+			},
+			{
+				name: 'Grace Hopper',
+				email: 'grace@example.com',
+				company: 'Compilers Inc',
+				crmId: 2,
+				contacts: [
+					{ name: 'Grace Hopper', email: 'grace@example.com', id: 21 },
+					{ name: 'Howard Aiken', email: 'howard@example.com', id: 22 },
+				],
+			},
+			{ name: 'Alan Turing', email: 'alan@example.com', company: 'Bletchley Park', crmId: 3 },
+		];
+		const answers: Array<Record<string, string>> = [];
+		for (const contact of contacts) {
+			const response = await fetch(`${n8n!.url}/webhook/crm-contact`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(contact),
+			});
+			expect(response.status).toBe(200);
+			answers.push((await response.json()) as Record<string, string>);
+		}
+
+		const clients = service.clients();
+		const contracts = service.contracts();
+		expect(answers).toEqual(
+			clients.map((client, index) => ({
+				clientKey: client.clientKey,
+				userKey: client.users[0].userKey,
+				contractKey: contracts[index].contractKey,
+			})),
+		);
+		expect(new Set(answers.map((answer) => answer.contractKey)).size).toBe(3);
+		expect(clients[1].users.map((user) => user.email)).toEqual([
+			'grace@example.com',
+			'howard@example.com',
+		]);
+		expect(contracts.map((contract) => contract.name)).toEqual([
+			'Service agreement – Analytical Engines Ltd',
+			'Service agreement – Compilers Inc',
+			'Service agreement – Bletchley Park',
+		]);
+	});
+});
