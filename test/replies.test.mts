@@ -73,7 +73,7 @@ describe('one reply check for every operation', () => {
 				name: 'Second',
 				error: 'Client not found',
 				details: {
-					httpCode: '404',
+					code: '404',
 					description:
 						'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
 				},

@@ -3,7 +3,16 @@
  * the `npm pack` tarball unpacked into `<user folder>/.n8n/nodes/node_modules/`.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import {
+	createWriteStream,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +91,11 @@ export async function importCredential(
 	const file = writeTemp(home, `credential-${id}.json`, [
 		{ id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data },
 	]);
-	await cli(home, ['import:credentials', `--input=${file}`]);
+	try {
+		await cli(home, ['import:credentials', `--input=${file}`]);
+	} finally {
+		rmSync(file);
+	}
 }
 
 export async function importWorkflow(home: N8nHome, file: string): Promise<void> {
@@ -96,6 +109,8 @@ export async function publishWorkflow(home: N8nHome, id: string): Promise<void> 
 
 export interface ExecutionResult {
 	exitCode: number;
+	/** Everything `n8n execute` printed. */
+	output: string;
 	run: {
 		status: string;
 		data: {
@@ -121,7 +136,7 @@ export async function executeWorkflow(home: N8nHome, id: string): Promise<Execut
 			`n8n execute printed no run (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
 		);
 	}
-	return { exitCode: result.code, run: parsed };
+	return { exitCode: result.code, output: result.stdout + result.stderr, run: parsed };
 }
 
 /** Items on each output of a node in a run: index 0 is the main output, 1 the error output. */
@@ -206,4 +221,19 @@ export async function ownerSession(url: string) {
 			...init,
 			headers: { 'Content-Type': 'application/json', ...init.headers, cookie },
 		});
+}
+
+/** Files under the user folder (n8n's database, logs, settings) whose bytes contain the text. */
+export function filesContaining(home: N8nHome, text: string): string[] {
+	const needle = Buffer.from(text);
+	const found: string[] = [];
+	const visit = (dir: string) => {
+		for (const entry of readdirSync(dir)) {
+			const path = join(dir, entry);
+			if (statSync(path).isDirectory()) visit(path);
+			else if (readFileSync(path).includes(needle)) found.push(path);
+		}
+	};
+	visit(home.userFolder);
+	return found;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
 	EXAMPLE_CREDENTIAL_ID,
 	EXAMPLES_DIR,
 	executeWorkflow,
+	filesContaining,
 	importCredential,
 	importWorkflow,
 	NODE_TYPE,
@@ -28,12 +30,16 @@ const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.me
 
 const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
 
+/** Distinctive, so that finding it anywhere n8n writes is a real finding. */
+const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
+const cliOutputs: string[] = [];
+
 let service: StandIn;
 let home: N8nHome | undefined;
 
 beforeAll(async () => {
 	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
-	service = await startStandIn();
+	service = await startStandIn({ apiKey: API_KEY });
 	home = await createN8nHome(runtime, await packPackage());
 	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 	for (const file of [WEBHOOK_EXAMPLE, MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) {
@@ -51,6 +57,7 @@ describe('n8n execute (headless)', () => {
 	it('runs the manual example: client, contract, and the default user read back', async () => {
 		service.reset();
 		const result = await executeWorkflow(home!, workflowId(MANUAL_EXAMPLE));
+		cliOutputs.push(result.output);
 
 		expect(result.exitCode).toBe(0);
 		expect(result.run.status).toBe('success');
@@ -117,6 +124,7 @@ describe('n8n execute (headless)', () => {
 			{ when: (request) => JSON.stringify(request.body).includes('Grace Hopper') },
 		);
 		const result = await executeWorkflow(home!, workflowId(ERROR_OUTPUT_WORKFLOW));
+		cliOutputs.push(result.output);
 
 		expect(result.run.status).toBe('success');
 		const [created, failed] = nodeOutputs(result, 'Create Client');
@@ -128,7 +136,7 @@ describe('n8n execute (headless)', () => {
 				crmId: 2,
 				error: 'Signature backend unavailable',
 				details: {
-					httpCode: '500',
+					code: '500',
 					description:
 						'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
 				},
@@ -251,5 +259,14 @@ describe('n8n start', () => {
 			'Service agreement – Compilers Inc',
 			'Service agreement – Bletchley Park',
 		]);
+	});
+});
+
+describe('secrets', () => {
+	it('leaves the API key nowhere in what n8n printed or stored, after runs that succeeded and failed', () => {
+		expect(cliOutputs).toHaveLength(2);
+		for (const output of cliOutputs) expect(output).not.toContain(API_KEY);
+		expect(filesContaining(home!, API_KEY)).toEqual([]);
+		expect(filesContaining(home!, 'Signature backend unavailable').length).toBeGreaterThan(0);
 	});
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkReply } from '../../nodes/ContractSigning/shared/reply';
+import {
+	checkReply,
+	describeTransportFailure,
+	withoutSecret,
+} from '../../nodes/ContractSigning/shared/reply';
 
 const client = { clientKey: 'cli_1', createTime: '2026-01-01 00:00:00', users: [] };
 
@@ -46,18 +50,6 @@ describe('checkReply', () => {
 		expect(checkReply(200, { code, message: 'x' }, 'contract')).toMatchObject({ description });
 	});
 
-	it('marks 429 and 5xx as worth a retry, and 4xx not', () => {
-		expect(checkReply(429, { code: '429', message: 'x' }, 'user')).toMatchObject({
-			retryable: true,
-		});
-		expect(checkReply(502, { code: '502', message: 'x' }, 'user')).toMatchObject({
-			retryable: true,
-		});
-		expect(checkReply(400, { code: '400', message: 'x' }, 'user')).toMatchObject({
-			retryable: false,
-		});
-	});
-
 	it.each([
 		[
 			502,
@@ -84,5 +76,43 @@ describe('checkReply', () => {
 				message: 'The service replied "Contract created" but sent no contract record',
 			},
 		);
+	});
+});
+
+describe('describeTransportFailure', () => {
+	it('keeps n8n’s message for a refused connection and points at the Base URL', () => {
+		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED', 'refused')).toEqual({
+			message: 'refused',
+			description:
+				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+		});
+	});
+
+	it('calls a timeout a timeout, and points at Options → Timeout', () => {
+		const { message, description } = describeTransportFailure(
+			'ECONNABORTED',
+			'timeout of 300ms exceeded',
+			'The connection was aborted, perhaps the server is offline',
+		);
+		expect(message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
+		expect(description).toMatch(/^Raise Options → Timeout/);
+	});
+
+	it('says a cut connection is worth a retry', () => {
+		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(
+			'The connection closed before the reply was complete (socket hang up)',
+		);
+	});
+});
+
+describe('withoutSecret', () => {
+	it('masks the secret in every string, at any depth', () => {
+		expect(
+			withoutSecret({ message: 'bad key k3y', list: ['k3y', 1], nested: { key: 'k3yk3y' } }, 'k3y'),
+		).toEqual({ message: 'bad key ***', list: ['***', 1], nested: { key: '******' } });
+	});
+
+	it('leaves values alone without a secret', () => {
+		expect(withoutSecret('text', '')).toBe('text');
 	});
 });

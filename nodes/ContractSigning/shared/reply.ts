@@ -2,9 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Resource = 'client' | 'user' | 'contract';
 
-export type ReplyCheck =
-	| { ok: true; body: IDataObject }
-	| { ok: false; message: string; description: string; httpCode: string; retryable: boolean };
+export interface ReplyFailure {
+	ok: false;
+	message: string;
+	description: string;
+	httpCode: string;
+}
+
+export type ReplyCheck = { ok: true; body: IDataObject } | ReplyFailure;
 
 const RETRY_HINT =
 	'This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.';
@@ -66,7 +71,6 @@ export function checkReply(statusCode: number, body: unknown, resource: Resource
 				? hintFor(status, resource)
 				: `Check that the Base URL in the Contract Signing credential points to the service. ${RETRY_HINT}`,
 			httpCode: status,
-			retryable: true,
 		};
 	}
 	const code = body.code === undefined || body.code === null ? '' : String(body.code);
@@ -78,7 +82,6 @@ export function checkReply(statusCode: number, body: unknown, resource: Resource
 			message: `The service replied "${serviceMessage || code}" but sent no ${resource} record`,
 			description: `The reply lacks the ${resource} the next steps need. ${RETRY_HINT}`,
 			httpCode: code,
-			retryable: true,
 		};
 	}
 	const errorCode = isSuccess(code) || code === '' ? status : code;
@@ -87,6 +90,55 @@ export function checkReply(statusCode: number, body: unknown, resource: Resource
 		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
 		description: hintFor(errorCode, resource),
 		httpCode: errorCode,
-		retryable: isRetryable(errorCode),
 	};
+}
+
+/**
+ * A failure before any usable reply: what happened and what to do, from the network error's code
+ * and text. n8n's own wording is kept where it is right (a refused connection) and replaced where
+ * it misleads (it calls a timeout "aborted, perhaps the server is offline").
+ */
+export function describeTransportFailure(
+	code: string,
+	detail: string,
+	message: string,
+): { message: string; description: string } {
+	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return {
+			message,
+			description:
+				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+		};
+	}
+	if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail))) {
+		return {
+			message: `The service did not answer in time (${detail})`,
+			description: `Raise Options → Timeout, or space requests out with Options → Batching. ${RETRY_HINT}`,
+		};
+	}
+	if (
+		code === 'ECONNRESET' ||
+		code === 'EPIPE' ||
+		code === 'ECONNABORTED' ||
+		/aborted|hang up|closed/i.test(detail)
+	) {
+		return {
+			message: `The connection closed before the reply was complete (${detail})`,
+			description: RETRY_HINT,
+		};
+	}
+	return { message, description: 'Check the Base URL in the Contract Signing credential.' };
+}
+
+/** The value with every occurrence of the secret, in any string inside it, masked. */
+export function withoutSecret<T>(value: T, secret: string | undefined): T {
+	if (!secret) return value;
+	if (typeof value === 'string') return value.split(secret).join('***') as T;
+	if (Array.isArray(value)) return value.map((entry) => withoutSecret(entry, secret)) as T;
+	if (typeof value === 'object' && value !== null) {
+		return Object.fromEntries(
+			Object.entries(value).map(([key, entry]) => [key, withoutSecret(entry, secret)]),
+		) as T;
+	}
+	return value;
 }

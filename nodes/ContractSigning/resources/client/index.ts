@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { handleReply, prepareEnvelope } from '../../shared/hooks';
+import { operationRouting } from '../../shared/send';
 import {
 	clientCreateFields,
 	clientCreateRules,
@@ -21,16 +21,14 @@ export const clientDescription: INodeProperties[] = [
 				action: 'Create a client',
 				description:
 					'Create a client, optionally with its users; returns the client key and user keys',
-				routing: {
-					request: {
-						method: 'POST',
-						url: '/v1/client',
-						body: { data: { action: 'create' } },
-						ignoreHttpStatusErrors: true,
-					},
-					send: { preSend: [prepareEnvelope(clientCreateRules, normalizeClientBody)] },
-					output: { postReceive: [handleReply('client', simplifyClientCreated)] },
-				},
+				routing: operationRouting({
+					url: '/v1/client',
+					action: 'create',
+					resource: 'client',
+					rules: clientCreateRules,
+					normalize: normalizeClientBody,
+					simplify: simplifyClientCreated,
+				}),
 			},
 		],
 		default: 'create',

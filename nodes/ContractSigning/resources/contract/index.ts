@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { handleReply, prepareEnvelope } from '../../shared/hooks';
+import { operationRouting } from '../../shared/send';
 import { contractCreateFields, contractCreateRules, simplifyContractCreated } from './create';
 
 export const contractDescription: INodeProperties[] = [
@@ -16,16 +16,13 @@ export const contractDescription: INodeProperties[] = [
 				action: 'Create a contract',
 				description:
 					'Create a contract for a client, optionally from a template; returns the contract key',
-				routing: {
-					request: {
-						method: 'POST',
-						url: '/v1/contract',
-						body: { data: { action: 'create' } },
-						ignoreHttpStatusErrors: true,
-					},
-					send: { preSend: [prepareEnvelope(contractCreateRules)] },
-					output: { postReceive: [handleReply('contract', simplifyContractCreated)] },
-				},
+				routing: operationRouting({
+					url: '/v1/contract',
+					action: 'create',
+					resource: 'contract',
+					rules: contractCreateRules,
+					simplify: simplifyContractCreated,
+				}),
 			},
 		],
 		default: 'create',

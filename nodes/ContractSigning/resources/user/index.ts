@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { handleReply, prepareEnvelope } from '../../shared/hooks';
+import { operationRouting } from '../../shared/send';
 import { simplifyUserFound, userGetFields, userGetRules } from './get';
 
 export const userDescription: INodeProperties[] = [
@@ -15,16 +15,13 @@ export const userDescription: INodeProperties[] = [
 				value: 'get',
 				action: 'Get a user',
 				description: 'Find a user of a client by key, name, email or custom key',
-				routing: {
-					request: {
-						method: 'POST',
-						url: '/v1/user',
-						body: { data: { action: 'read' } },
-						ignoreHttpStatusErrors: true,
-					},
-					send: { preSend: [prepareEnvelope(userGetRules)] },
-					output: { postReceive: [handleReply('user', simplifyUserFound)] },
-				},
+				routing: operationRouting({
+					url: '/v1/user',
+					action: 'read',
+					resource: 'user',
+					rules: userGetRules,
+					simplify: simplifyUserFound,
+				}),
 			},
 		],
 		default: 'get',

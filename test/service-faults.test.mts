@@ -1,0 +1,184 @@
+/**
+ * Service faults: every way the service (or the network) can fail gives an n8n API error with
+ * the service's own message where there is one, and a hint of what to do.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+import type { Fault } from './service/stand-in.mts';
+import { runStep, useStandIn } from './helpers.mts';
+
+const service = useStandIn();
+
+const CHECK_KEY =
+	'The service refused the API key. Check the API Key in the Contract Signing credential.';
+const CHECK_KEYS =
+	'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.';
+const CHECK_FIELDS = 'Check the fields of this node against the message above.';
+const RETRY = 'worth a retry: turn on Retry On Fail';
+
+interface FaultCase {
+	name: string;
+	fault?: Fault;
+	credentials?: IDataObject;
+	parameters?: IDataObject;
+	message: string | RegExp;
+	description: string | RegExp;
+	code?: string;
+}
+
+const jsonError = (status: number, message: string): Fault => ({
+	kind: 'status',
+	status,
+	body: { code: String(status), message },
+});
+
+const faults: FaultCase[] = [
+	{
+		name: 'HTTP 400',
+		fault: jsonError(400, 'data.contract.name is too long'),
+		message: 'data.contract.name is too long',
+		description: CHECK_FIELDS,
+		code: '400',
+	},
+	{
+		name: 'HTTP 401',
+		fault: jsonError(401, 'Invalid service key'),
+		message: 'Invalid service key',
+		description: CHECK_KEY,
+		code: '401',
+	},
+	{
+		name: 'HTTP 403',
+		fault: jsonError(403, 'Key may not create contracts'),
+		message: 'Key may not create contracts',
+		description: CHECK_KEY,
+		code: '403',
+	},
+	{
+		name: 'HTTP 404',
+		fault: jsonError(404, 'Client not found'),
+		message: 'Client not found',
+		description: CHECK_KEYS,
+		code: '404',
+	},
+	{
+		name: 'HTTP 409',
+		fault: jsonError(409, 'Client has no default user'),
+		message: 'Client has no default user',
+		description: /current state/,
+		code: '409',
+	},
+	{
+		name: 'HTTP 429',
+		fault: jsonError(429, 'Rate limit exceeded'),
+		message: 'Rate limit exceeded',
+		description: /Batching.*Retry On Fail/,
+		code: '429',
+	},
+	{
+		name: 'HTTP 500',
+		fault: jsonError(500, 'Internal error'),
+		message: 'Internal error',
+		description: new RegExp(RETRY),
+		code: '500',
+	},
+	{
+		name: 'HTTP 502',
+		fault: jsonError(502, 'Bad gateway'),
+		message: 'Bad gateway',
+		description: new RegExp(RETRY),
+		code: '502',
+	},
+	{
+		name: 'HTTP 503',
+		fault: jsonError(503, 'Down for maintenance'),
+		message: 'Down for maintenance',
+		description: new RegExp(RETRY),
+		code: '503',
+	},
+	{
+		name: 'HTTP 200 with an error code',
+		fault: { kind: 'bodyCode', code: '404', message: 'Template not found' },
+		message: 'Template not found',
+		description: CHECK_KEYS,
+		code: '404',
+	},
+	{
+		name: 'code as a number',
+		fault: { kind: 'bodyCode', code: 503, message: 'Busy' },
+		message: 'Busy',
+		description: new RegExp(RETRY),
+		code: '503',
+	},
+	{
+		name: 'an HTML error page',
+		fault: { kind: 'html', status: 502 },
+		message: 'The service sent a web page instead of data (HTTP 502)',
+		description: new RegExp(RETRY),
+		code: '502',
+	},
+	{
+		name: 'an empty body',
+		fault: { kind: 'empty', status: 200 },
+		message: 'The service sent an empty reply (HTTP 200)',
+		description: /Base URL.*worth a retry/,
+		code: '200',
+	},
+	{
+		name: 'truncated JSON',
+		fault: { kind: 'truncated' },
+		message: /^The service sent an incomplete reply \(HTTP 20\d\): it may have been cut off$/,
+		description: /worth a retry/,
+	},
+	{
+		name: 'a reply without the contract',
+		fault: { kind: 'missingResource' },
+		message: 'The service replied "Contract created" but sent no contract record',
+		description: /worth a retry/,
+		code: '201',
+	},
+	{
+		name: 'a slow reply past the timeout',
+		fault: { kind: 'delay', ms: 3000 },
+		parameters: { requestOptions: { timeout: 300 } },
+		message: 'The service did not answer in time (timeout of 300ms exceeded)',
+		description: /Options → Timeout.*worth a retry/,
+	},
+	{
+		name: 'connection refused',
+		credentials: { baseUrl: 'http://127.0.0.1:9' },
+		message: /refused/i,
+		description: /Nothing answers at the Base URL/,
+	},
+	{
+		name: 'connection closed mid-reply',
+		fault: { kind: 'close' },
+		message: /^The connection closed before the reply was complete \(.+\)$/,
+		description: /worth a retry/,
+	},
+];
+
+describe('service fault table', () => {
+	it.each(faults.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
+		if (entry.fault) service().injectFault(entry.fault);
+		const { error, items } = await runStep(
+			service(),
+			{
+				resource: 'contract',
+				operation: 'create',
+				clientKey: 'cli_1',
+				name: 'NDA',
+				...entry.parameters,
+			},
+			{ credentials: entry.credentials },
+		);
+
+		expect(items).toEqual([]);
+		expect(error?.name).toBe('NodeApiError');
+		if (typeof entry.message === 'string') expect(error?.message).toBe(entry.message);
+		else expect(error?.message).toMatch(entry.message);
+		if (typeof entry.description === 'string') expect(error?.description).toBe(entry.description);
+		else expect(error?.description).toMatch(entry.description);
+		if (entry.code) expect((error as { httpCode?: string }).httpCode).toBe(entry.code);
+	});
+});
