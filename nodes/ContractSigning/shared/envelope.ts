@@ -1,15 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-
-/** Input the service can never accept, found before any request is sent. */
-export class InputProblem extends Error {
-	constructor(
-		message: string,
-		readonly fix: string,
-	) {
-		super(message);
-		this.name = 'InputProblem';
-	}
-}
+import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 export interface RequiredField {
 	path: string;
@@ -59,10 +48,9 @@ function toText(value: unknown, label: string): string | undefined {
 	if (typeof value === 'string') return value.trim() || undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'bigint') return String(value);
-	throw new InputProblem(
-		`${label} must be text, but it is ${describeValue(value)}`,
-		`Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
-	);
+	throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
+		description: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
+	});
 }
 
 function isPlainObject(value: unknown): value is IDataObject {
@@ -86,17 +74,15 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 	list.forEach((entry, index) => {
 		const entryLabel = `${listLabel}, entry ${index + 1}`;
 		if (!isPlainObject(entry)) {
-			throw new InputProblem(
-				`${entryLabel} must be an object, but it is ${describeValue(entry)}`,
-				`Give each entry of ${listLabel} as an object such as { "fullname": "Ada Lovelace", "email": "ada@example.com" }.`,
-			);
+			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
+				description: `Give each entry of ${listLabel} as an object such as { "fullname": "Ada Lovelace", "email": "ada@example.com" }.`,
+			});
 		}
 		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
 		if (!compacted) {
-			throw new InputProblem(
-				`${entryLabel} is empty`,
-				`Fill in at least one field of ${entryLabel}, or remove it.`,
-			);
+			throw new UserError(`${entryLabel} is empty`, {
+				description: `Fill in at least one field of ${entryLabel}, or remove it.`,
+			});
 		}
 		entries.push(compacted);
 	});
@@ -127,9 +113,11 @@ function compactAny(value: unknown, path: string, walk: Walk): unknown {
 	if (isListPath(pattern, labels)) {
 		if (isEmpty(value)) return undefined;
 		if (!Array.isArray(value)) {
-			throw new InputProblem(
+			throw new UserError(
 				`${labelOf(path, walk)} must be a list, but it is ${describeValue(value)}`,
-				`Give ${labelOf(path, walk)} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+				{
+					description: `Give ${labelOf(path, walk)} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+				},
 			);
 		}
 		return compactList(value, path, walk);
@@ -138,18 +126,20 @@ function compactAny(value: unknown, path: string, walk: Walk): unknown {
 		if (isPlainObject(value)) return compactObject(value, path, walk);
 		if (isEmpty(value)) return undefined;
 		const key = path.slice(path.lastIndexOf('.') + 1);
-		throw new InputProblem(
+		throw new UserError(
 			`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
-			'Send only the fields this operation shows. For a list from an expression, map each entry to fullname, email and customKey.',
+			{
+				description:
+					'Send only the fields this operation shows. For a list from an expression, map each entry to fullname, email and customKey.',
+			},
 		);
 	}
 	const label = labelOf(path, walk);
 	const text = toText(value, label);
 	if (text !== undefined && pattern.endsWith('.email') && !EMAIL_PATTERN.test(text)) {
-		throw new InputProblem(
-			`${label} "${text}" is not an email address`,
-			`Enter an address such as name@example.com in ${label}, or leave it empty.`,
-		);
+		throw new UserError(`${label} "${text}" is not an email address`, {
+			description: `Enter an address such as name@example.com in ${label}, or leave it empty.`,
+		});
 	}
 	return text;
 }
@@ -172,11 +162,11 @@ export function finishEnvelope(body: IDataObject, rules: EnvelopeRules): IDataOb
 
 	for (const { path, fix } of rules.required ?? []) {
 		if (valueAt(envelope, path) === undefined) {
-			throw new InputProblem(`${rules.labels[path] ?? path} is empty`, fix);
+			throw new UserError(`${rules.labels[path] ?? path} is empty`, { description: fix });
 		}
 	}
 	if (rules.anyOf && rules.anyOf.paths.every((path) => valueAt(envelope, path) === undefined)) {
-		throw new InputProblem(rules.anyOf.message, rules.anyOf.fix);
+		throw new UserError(rules.anyOf.message, { description: rules.anyOf.fix });
 	}
 	return envelope;
 }

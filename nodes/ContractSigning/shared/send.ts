@@ -1,6 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	UserError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -11,7 +12,7 @@ import {
 	type INodePropertyRouting,
 	type JsonObject,
 } from 'n8n-workflow';
-import { finishEnvelope, InputProblem, type EnvelopeRules } from './envelope';
+import { finishEnvelope, type EnvelopeRules } from './envelope';
 import { checkReply, describeTransportFailure, withoutSecret, type Resource } from './reply';
 
 const CREDENTIAL_TYPE = 'contractSigningApi';
@@ -71,9 +72,12 @@ interface Failure {
  * apart, since n8n rewrites the message of an error whose code it recognises.
  */
 function asFailure(node: INode, error: unknown, itemIndex: number): Failure {
-	if (error instanceof InputProblem) {
+	if (error instanceof UserError) {
 		return {
-			error: new NodeOperationError(node, error.message, { description: error.fix, itemIndex }),
+			error: new NodeOperationError(node, error.message, {
+				description: error.description ?? undefined,
+				itemIndex,
+			}),
 		};
 	}
 	if (error instanceof NodeApiError && replyErrors.has(error)) {

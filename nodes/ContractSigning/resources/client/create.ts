@@ -1,5 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { InputProblem, labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import { labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
 
 const showOnlyForClientCreate = { show: { resource: ['client'], operation: ['create'] } };
 
@@ -147,10 +147,10 @@ export function usersAsList(users: unknown): unknown {
 		if (!users.trim()) return undefined;
 		const parsed = parseJson(users);
 		if (parsed === INVALID_JSON) {
-			throw new InputProblem(
-				'Users is not a valid list',
-				'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
-			);
+			throw new UserError('Users is not a valid list', {
+				description:
+					'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
+			});
 		}
 		return parsed;
 	}

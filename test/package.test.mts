@@ -1,0 +1,98 @@
+/**
+ * What users install: the packed tarball holds only the built node, credential, icons and docs,
+ * and passes n8n's community package scanner, run offline on the tarball and on the sources.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT, packPackage } from './e2e/n8n-instance.mts';
+
+const run = promisify(execFile);
+
+interface ScanResult {
+	passed: boolean;
+	message?: string;
+	details?: string;
+	rules: string[];
+}
+
+/**
+ * Runs n8n's community package scanner (its exported analyzePackage, offline) on a folder.
+ * It runs in a child process without NODE_ENV: n8n's lint plugin treats every file as a test
+ * fixture named "Test.node.ts" when NODE_ENV is "test", as it is under vitest.
+ */
+async function scan(folder: string, scope: 'tarball' | 'sources'): Promise<ScanResult> {
+	const script = `
+		import { analyzePackage, buildScanConfig, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+		const config = await buildScanConfig();
+		const rules = Object.keys(Object.assign({}, ...config.map((entry) => entry.rules ?? {})));
+		const result = await (${JSON.stringify(scope)} === 'sources'
+			? analyzePackage(${JSON.stringify(folder)}, SOURCE_FILE_PATTERNS)
+			: analyzePackage(${JSON.stringify(folder)}));
+		process.stdout.write(JSON.stringify({ ...result, rules }));
+	`;
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV'),
+	);
+	const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+		cwd: PACKAGE_ROOT,
+		env,
+		maxBuffer: 10_000_000,
+	});
+	return JSON.parse(stdout) as ScanResult;
+}
+
+let tarball: string;
+let unpacked: string;
+let files: string[];
+
+beforeAll(async () => {
+	tarball = await packPackage();
+	unpacked = mkdtempSync(join(tmpdir(), 'contract-signing-unpacked-'));
+	await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+	const { stdout } = await run('tar', ['-tzf', tarball]);
+	files = stdout
+		.trim()
+		.split('\n')
+		.map((path) => path.replace(/^package\//, ''))
+		.sort();
+}, 60_000);
+
+describe('the packed package', () => {
+	it('holds only what users need', () => {
+		process.stdout.write(
+			`tarball ${tarball.split('/').pop()}: ${statSync(tarball).size} bytes, ${files.length} files\n${files.join('\n')}\n`,
+		);
+		const needed = /^(package\.json|README\.md|LICENSE\.md|dist\/.+\.(js|svg|node\.json))$/;
+		expect(files.filter((path) => !needed.test(path))).toEqual([]);
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'package.json',
+				'README.md',
+				'LICENSE.md',
+				'dist/nodes/ContractSigning/ContractSigning.node.js',
+				'dist/nodes/ContractSigning/ContractSigning.node.json',
+				'dist/credentials/ContractSigningApi.credentials.js',
+				'dist/icons/contract-signing.svg',
+				'dist/icons/contract-signing.dark.svg',
+			]),
+		);
+	});
+
+	it('passes n8n’s community package scanner on the tarball', async () => {
+		const result = await scan(unpacked, 'tarball');
+		expect(result.details ?? result.message ?? '').toBe('');
+		expect(result.passed).toBe(true);
+	}, 60_000);
+
+	it('passes n8n’s community package scanner on the sources, as n8n scans the attested source', async () => {
+		const result = await scan(PACKAGE_ROOT, 'sources');
+		process.stdout.write(`scanner rules (${result.rules.length}): ${result.rules.join(', ')}\n`);
+		expect(result.rules.length).toBeGreaterThan(50);
+		expect(result.details ?? result.message ?? '').toBe('');
+		expect(result.passed).toBe(true);
+	}, 60_000);
+});
