@@ -15,7 +15,8 @@ export class ContractSigning implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create clients and contracts and find users in the Contract Signing service',
+		description:
+			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
 		defaults: {
 			name: 'Contract Signing',
 		},

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedClient } from '../service/seed-client.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	createN8nHome,
@@ -27,6 +28,15 @@ import { ensureN8n } from './n8n-runtime.mts';
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
 const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
 const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.meta.url).pathname;
+
+interface NodeTypeListing {
+	name: string;
+	properties: Array<{
+		name: string;
+		default?: unknown;
+		options?: Array<{ action?: string; description?: string }>;
+	}>;
+}
 
 const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
 
@@ -148,6 +158,74 @@ describe('n8n execute (headless)', () => {
 	});
 });
 
+describe('the HTTP Request node with this credential', () => {
+	it('sends the key and reaches the service for calls the node does not cover', async () => {
+		service.reset();
+		const seeded = await seedClient(service);
+		const workflow = {
+			id: 'csHttpRequestCheck',
+			name: 'HTTP Request with the Contract Signing credential',
+			nodes: [
+				{
+					id: 'h0c1a1e0-0000-4000-8000-000000000001',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'h0c1a1e0-0000-4000-8000-000000000002',
+					name: 'Read User',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.5,
+					position: [200, 0],
+					credentials: {
+						[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+					},
+					parameters: {
+						method: 'POST',
+						url: `${service.url}/v1/user`,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: CREDENTIAL_TYPE,
+						sendBody: true,
+						specifyBody: 'json',
+						jsonBody: JSON.stringify({
+							data: {
+								action: 'read',
+								clientKey: seeded.clientKey,
+								user: { email: 'ada@example.com' },
+							},
+						}),
+						options: {},
+					},
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Read User', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+			active: false,
+			pinData: {},
+		};
+		const file = join(home!.userFolder, 'tmp', 'http-request.json');
+		writeFileSync(file, JSON.stringify(workflow));
+		await importWorkflow(home!, file);
+		service.requests.length = 0;
+
+		const result = await executeWorkflow(home!, workflow.id);
+		cliOutputs.push(result.output);
+
+		expect(result.run.status).toBe('success');
+		expect(nodeOutputs(result, 'Read User')[0][0]).toMatchObject({
+			code: '200',
+			message: 'User found',
+			user: { userKey: seeded.defaultUserKey, email: 'ada@example.com' },
+		});
+		expect(service.requests).toHaveLength(1);
+		expect(service.requests[0].path).toBe('/v1/user');
+		expect(service.requests[0].headers['x-service-key']).toBe(API_KEY);
+	});
+});
+
 describe('n8n start', () => {
 	let n8n: RunningN8n | undefined;
 	let rest: Awaited<ReturnType<typeof ownerSession>>;
@@ -162,7 +240,7 @@ describe('n8n start', () => {
 	});
 
 	it('lists the node, its tool variant for AI agents, and the credential type', async () => {
-		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as Array<{ name: string }>;
+		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as NodeTypeListing[];
 		const names = nodeTypes.map((type) => type.name);
 		expect(names).toContain(NODE_TYPE);
 		expect(names).toContain(`${NODE_TYPE}Tool`);
@@ -171,6 +249,29 @@ describe('n8n start', () => {
 			name: string;
 		}>;
 		expect(credentialTypes.map((type) => type.name)).toContain(CREDENTIAL_TYPE);
+	});
+
+	it('describes the tool variant so an agent knows what each operation needs and returns', async () => {
+		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as NodeTypeListing[];
+		const tool = nodeTypes.find((type) => type.name === `${NODE_TYPE}Tool`)!;
+		const toolDescription = tool.properties.find((property) => property.name === 'toolDescription');
+		expect(toolDescription?.default).toBe(
+			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
+		);
+		const operations = tool.properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) => property.options ?? []);
+		expect(operations.map((operation) => operation.action)).toEqual([
+			'Create a client',
+			'Create a contract',
+			'Get a user',
+		]);
+		for (const operation of operations) {
+			expect(operation.description).toMatch(/Returns (clientKey|contractKey|the user record)/);
+		}
+		expect(
+			operations.find((operation) => operation.action === 'Create a contract')?.description,
+		).toMatch(/Needs clientKey and a contract name/);
 	});
 
 	it.each([
@@ -264,7 +365,7 @@ describe('n8n start', () => {
 
 describe('secrets', () => {
 	it('leaves the API key nowhere in what n8n printed or stored, after runs that succeeded and failed', () => {
-		expect(cliOutputs).toHaveLength(2);
+		expect(cliOutputs).toHaveLength(3);
 		for (const output of cliOutputs) expect(output).not.toContain(API_KEY);
 		expect(filesContaining(home!, API_KEY)).toEqual([]);
 		expect(filesContaining(home!, 'Signature backend unavailable').length).toBeGreaterThan(0);

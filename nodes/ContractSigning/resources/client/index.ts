@@ -20,7 +20,7 @@ export const clientDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a client',
 				description:
-					'Create a client, optionally with its users; returns the client key and user keys',
+					'Create a client from a full name, email, organization, custom key and/or users (at least one). Returns clientKey, and userKey for each user; the first user is the default user.',
 				routing: operationRouting({
 					url: '/v1/client',
 					action: 'create',

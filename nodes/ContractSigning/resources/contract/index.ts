@@ -15,7 +15,7 @@ export const contractDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a contract',
 				description:
-					'Create a contract for a client, optionally from a template; returns the contract key',
+					'Create a contract for a client. Needs clientKey and a contract name; templateKey and userKey are optional (default: the client’s default user). Returns contractKey.',
 				routing: operationRouting({
 					url: '/v1/contract',
 					action: 'create',

@@ -14,7 +14,8 @@ export const userDescription: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				action: 'Get a user',
-				description: 'Find a user of a client by key, name, email or custom key',
+				description:
+					'Find a user of a client. Needs clientKey and at least one of userKey, full name, email or custom key. Returns the user record with userKey.',
 				routing: operationRouting({
 					url: '/v1/user',
 					action: 'read',
