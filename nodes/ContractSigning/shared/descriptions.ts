@@ -23,4 +23,5 @@ export const simplifyField: INodeProperties = {
 	default: true,
 	description:
 		'Whether to return a flat item with the keys the next steps map (such as clientKey, userKey, contractKey) instead of the full reply of the service',
+	hint: 'Off: the full reply of the service, with its code and message',
 };

@@ -15,6 +15,7 @@ export const contractCreateFields: INodeProperties[] = [
 		description:
 			'Key of the user who creates the contract. Leave empty to use the client’s default user (the first user created with the client).',
 		displayOptions: showOnlyForContractCreate,
+		hint: 'Empty: the client’s default user creates the contract',
 		routing: { send: { type: 'body', property: 'data.userKey' } },
 	},
 	{
