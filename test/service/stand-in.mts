@@ -32,6 +32,8 @@ export interface RecordedRequest {
 	/** The parsed JSON body, or undefined when the body is not valid JSON. */
 	body: unknown;
 	receivedAt: number;
+	/** When the reply was fully handed to the network; unset while pending or when none was sent. */
+	repliedAt?: number;
 }
 
 export type Fault =
@@ -593,6 +595,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			receivedAt: Date.now(),
 		};
 		requests.push(record);
+		res.once('finish', () => {
+			record.repliedAt = Date.now();
+		});
 
 		try {
 			record.rawBody = await readBody(req);

@@ -1,0 +1,45 @@
+/**
+ * Per item, the node asks n8n to evaluate only the user's own field expressions: no expression
+ * of its own in request defaults, routing or the credential (each costs time on every item).
+ */
+import { Expression } from 'n8n-workflow';
+import { afterEach, expect, it, vi } from 'vitest';
+import { runStep, seedClient, useStandIn } from './helpers.mts';
+
+const service = useStandIn();
+
+afterEach(() => {
+	vi.restoreAllMocks();
+});
+
+it('evaluates no expression beyond the user’s own, for every item', async () => {
+	const { clientKey } = await seedClient(service());
+	const evaluate = vi.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
+	const items = Array.from({ length: 20 }, (_, index) => ({
+		clientKey,
+		name: `Contract ${index}`,
+	}));
+	const userExpressions = ['={{ $json.clientKey }}', '={{ $json.name }}'];
+
+	const { error } = await runStep(
+		service(),
+		{
+			resource: 'contract',
+			operation: 'create',
+			clientKey: userExpressions[0],
+			name: userExpressions[1],
+		},
+		{ items },
+	);
+
+	expect(error).toBeUndefined();
+	expect(service().contracts()).toHaveLength(items.length);
+	const evaluated = evaluate.mock.calls
+		.map(([value]) => value)
+		.filter((value) => typeof value === 'string' && value.startsWith('='));
+	const perItem = evaluated.length / items.length;
+	process.stdout.write(
+		`expression evaluations per item: ${perItem}, all of the ${userExpressions.length} user expressions\n`,
+	);
+	expect(new Set(evaluated)).toEqual(new Set(userExpressions));
+});
