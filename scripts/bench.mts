@@ -25,6 +25,7 @@ import {
 	importWorkflow,
 	NODE_TYPE,
 	ownerSession,
+	buildPackage,
 	packPackage,
 	publishWorkflow,
 	removeN8nHome,
@@ -314,6 +315,7 @@ function describeConfig(config: Config): string {
 async function main() {
 	const log = (line: string) => process.stdout.write(`• ${line}\n`);
 	log('building and packing the package…');
+	await buildPackage();
 	const tarball = await packPackage();
 	const runtime = await ensureN8n({ log });
 	const service = await startStandIn();

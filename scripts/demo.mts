@@ -15,6 +15,7 @@ import {
 	importWorkflow,
 	OWNER,
 	ownerSession,
+	buildPackage,
 	packPackage,
 	publishWorkflow,
 	removeN8nHome,
@@ -46,6 +47,7 @@ async function portOrFree(preferred: number): Promise<number> {
 
 async function main() {
 	step('building and packing the package…');
+	await buildPackage();
 	const tarball = await packPackage();
 	const runtime = await ensureN8n({ log: (line) => step(line) });
 

@@ -42,4 +42,7 @@ it('evaluates no expression beyond the user’s own, for every item', async () =
 		`expression evaluations per item: ${perItem}, all of the ${userExpressions.length} user expressions\n`,
 	);
 	expect(new Set(evaluated)).toEqual(new Set(userExpressions));
+	// n8n's routing engine evaluates every field's expression twice per item before the node's
+	// code runs (its parameter loop, then the base URL check); the node reads each field once.
+	expect(perItem).toBe(3 * userExpressions.length);
 });

@@ -1,8 +1,24 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { clientDescription } from './resources/client';
-import { contractDescription } from './resources/contract';
-import { userDescription } from './resources/user';
-import { simplifyField } from './shared/descriptions';
+import { clientOperation } from './resources/client';
+import {
+	defaultUserNotice,
+	organizationField,
+	usersField,
+	usersInputField,
+	usersListField,
+} from './resources/client/create';
+import { contractOperation } from './resources/contract';
+import { contractNameField, templateKeyField } from './resources/contract/create';
+import { userOperation } from './resources/user';
+import { findUserNotice } from './resources/user/get';
+import {
+	clientKeyField,
+	customKeyField,
+	emailField,
+	fullnameField,
+	simplifyField,
+	userKeyField,
+} from './shared/fields';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,9 +64,23 @@ export class ContractSigning implements INodeType {
 				],
 				default: 'client',
 			},
-			...clientDescription,
-			...contractDescription,
-			...userDescription,
+			clientOperation,
+			contractOperation,
+			userOperation,
+			// Every field once, in the order each operation shows its own.
+			clientKeyField,
+			findUserNotice,
+			userKeyField,
+			contractNameField,
+			templateKeyField,
+			fullnameField,
+			emailField,
+			organizationField,
+			customKeyField,
+			usersInputField,
+			defaultUserNotice,
+			usersField,
+			usersListField,
 			simplifyField,
 		],
 	};

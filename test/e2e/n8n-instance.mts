@@ -41,9 +41,16 @@ export interface N8nHome {
 	env: NodeJS.ProcessEnv;
 }
 
-/** Builds and packs the package: the tarball users install. Returns its path, in a temp folder. */
-export async function packPackage(): Promise<string> {
+/** Compiles the package into dist/, as `npm run build` does. */
+export async function buildPackage(): Promise<void> {
 	await run('npx', ['n8n-node', 'build'], { cwd: PACKAGE_ROOT });
+}
+
+/**
+ * Packs the built package: the tarball users install. Returns its path, in a temp folder.
+ * It does not build: a build empties dist/ first, under the feet of tests that load it.
+ */
+export async function packPackage(): Promise<string> {
 	const destination = mkdtempSync(join(tmpdir(), 'contract-signing-pack-'));
 	const { stdout } = await run(
 		'npm',

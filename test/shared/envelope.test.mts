@@ -4,32 +4,32 @@ import {
 	finishEnvelope,
 	labelsFromFields,
 	type EnvelopeRules,
+	type WireField,
 } from '../../nodes/ContractSigning/shared/envelope';
 import { clientCreateRules } from '../../nodes/ContractSigning/resources/client/create';
 
-const fields: INodeProperties[] = [
-	{
-		displayName: 'Full Name',
-		name: 'fullname',
-		type: 'string',
-		default: '',
-		routing: { send: { type: 'body', property: 'data.client.fullname' } },
-	},
-	{
-		displayName: 'Users',
-		name: 'users',
-		type: 'fixedCollection',
-		default: {},
-		options: [
-			{
-				displayName: 'User',
-				name: 'user',
-				values: [{ displayName: 'Email', name: 'email', type: 'string', default: '' }],
-			},
-		],
-		routing: { send: { type: 'body', property: 'data.client.users' } },
-	},
-	{ displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true },
+const fullname: INodeProperties = {
+	displayName: 'Full Name',
+	name: 'fullname',
+	type: 'string',
+	default: '',
+};
+const users: INodeProperties = {
+	displayName: 'Users',
+	name: 'users',
+	type: 'fixedCollection',
+	default: {},
+	options: [
+		{
+			displayName: 'User',
+			name: 'user',
+			values: [{ displayName: 'Email', name: 'email', type: 'string', default: '' }],
+		},
+	],
+};
+const fields: WireField[] = [
+	{ property: fullname, path: 'data.client.fullname' },
+	{ property: users, path: 'data.client.users' },
 ];
 
 describe('labelsFromFields', () => {

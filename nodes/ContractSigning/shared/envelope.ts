@@ -15,18 +15,22 @@ export interface EnvelopeRules {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/**
- * Reads the wire paths and labels out of an operation's fields, so that the
- * descriptions stay the one place that says where each field goes.
- */
-export function labelsFromFields(fields: INodeProperties[]): Record<string, string> {
+/** An operation's field and where its value goes in the request body. */
+export interface WireField {
+	property: INodeProperties;
+	/** Dotted path in the body, such as `data.client.fullname`. */
+	path: string;
+	/** Read only while another field has this value: one of two ways to give the same data. */
+	onlyWhen?: { parameter: string; value: string };
+}
+
+/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
+export function labelsFromFields(fields: WireField[]): Record<string, string> {
 	const labels: Record<string, string> = { 'data.action': 'Operation' };
-	for (const field of fields) {
-		const path = field.routing?.send?.property;
-		if (typeof path !== 'string' || !path.startsWith('data.')) continue;
-		labels[path] = field.displayName;
-		if (field.type !== 'fixedCollection') continue;
-		for (const group of field.options ?? []) {
+	for (const { property, path } of fields) {
+		labels[path] = property.displayName;
+		if (property.type !== 'fixedCollection') continue;
+		for (const group of property.options ?? []) {
 			if (!('values' in group)) continue;
 			for (const value of group.values) {
 				labels[`${path}[].${value.name}`] = value.displayName;

@@ -12,7 +12,7 @@ import {
 	type INodePropertyRouting,
 	type JsonObject,
 } from 'n8n-workflow';
-import { finishEnvelope, type EnvelopeRules } from './envelope';
+import { finishEnvelope, type EnvelopeRules, type WireField } from './envelope';
 import { checkReply, describeTransportFailure, withoutSecret, type Resource } from './reply';
 
 const CREDENTIAL_TYPE = 'contractSigningApi';
@@ -23,10 +23,31 @@ export interface Operation {
 	url: string;
 	action: string;
 	resource: Resource;
+	fields: WireField[];
 	rules: EnvelopeRules;
 	simplify: SimplifyReply;
-	/** Reshapes what the fields assembled before the rules apply. */
+	/** Reshapes what the fields gave before the rules apply. */
 	normalize?: (body: IDataObject) => IDataObject;
+}
+
+function setPath(target: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let node = target;
+	for (const key of keys.slice(0, -1)) {
+		node[key] ??= {};
+		node = node[key] as IDataObject;
+	}
+	node[keys[keys.length - 1]] = value as IDataObject[string];
+}
+
+/** The request body as the operation's fields give it, each read once for this item. */
+function readFields(context: IExecuteSingleFunctions, operation: Operation): IDataObject {
+	const body: IDataObject = { data: { action: operation.action } };
+	for (const { property, path, onlyWhen } of operation.fields) {
+		if (onlyWhen && context.getNodeParameter(onlyWhen.parameter, '') !== onlyWhen.value) continue;
+		setPath(body, path, context.getNodeParameter(property.name, property.default));
+	}
+	return body;
 }
 
 /** Errors made from the service's own reply, as opposed to transport failures. */
@@ -108,10 +129,7 @@ function sendGuarded(operation: Operation) {
 		const pairedItem = { item: itemIndex };
 		try {
 			const normalize = operation.normalize ?? ((body: IDataObject) => body);
-			const envelope = finishEnvelope(
-				normalize(requestData.options.body as IDataObject),
-				operation.rules,
-			);
+			const envelope = finishEnvelope(normalize(readFields(this, operation)), operation.rules);
 			const [reply] = await this.makeRoutingRequest({
 				...requestData,
 				options: { ...requestData.options, body: envelope },
@@ -132,15 +150,14 @@ function sendGuarded(operation: Operation) {
 	};
 }
 
-/** The routing of an operation: a POST of the `data` envelope, sent and checked as above. */
+/**
+ * The routing of an operation: a POST of the `data` envelope, built from the operation's fields
+ * and sent and checked as above. The fields carry no routing of their own: n8n evaluates the
+ * expression of every routed field once more per item to find the base URL.
+ */
 export function operationRouting(operation: Operation): INodePropertyRouting {
 	return {
-		request: {
-			method: 'POST',
-			url: operation.url,
-			body: { data: { action: operation.action } },
-			ignoreHttpStatusErrors: true,
-		},
+		request: { method: 'POST', url: operation.url, ignoreHttpStatusErrors: true },
 		send: { paginate: true },
 		operations: { pagination: sendGuarded(operation) },
 		output: { postReceive: [requireSuccess(operation.resource)] },

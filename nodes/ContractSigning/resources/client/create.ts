@@ -1,5 +1,6 @@
 import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import { labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
+import { customKeyField, emailField, fullnameField } from '../../shared/fields';
 
 const showOnlyForClientCreate = { show: { resource: ['client'], operation: ['create'] } };
 
@@ -28,99 +29,83 @@ const userValues: INodeProperties[] = [
 	},
 ];
 
-export const clientCreateFields: INodeProperties[] = [
+export const organizationField: INodeProperties = {
+	displayName: 'Organization',
+	name: 'organization',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Analytical Engines Ltd',
+	description: 'Name of the client’s organization',
+	displayOptions: showOnlyForClientCreate,
+};
+
+export const usersInputField: INodeProperties = {
+	displayName: 'Add Users',
+	name: 'usersInput',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'One by One',
+			value: 'fields',
+			description: 'Enter each user in the fields below',
+		},
+		{
+			name: 'From a List',
+			value: 'list',
+			description: 'Give a list of users with an expression, such as the contacts of a CRM record',
+		},
+	],
+	default: 'fields',
+	displayOptions: showOnlyForClientCreate,
+};
+
+export const defaultUserNotice: INodeProperties = {
+	displayName:
+		'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
+	name: 'defaultUserNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: showOnlyForClientCreate,
+};
+
+export const usersField: INodeProperties = {
+	displayName: 'Users',
+	name: 'users',
+	type: 'fixedCollection',
+	placeholder: 'Add User',
+	typeOptions: { multipleValues: true, sortable: true },
+	default: {},
+	description: 'Users created together with the client. The first one is the default user.',
+	displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['fields'] } },
+	options: [{ displayName: 'User', name: 'user', values: userValues }],
+};
+
+export const usersListField: INodeProperties = {
+	displayName: 'Users',
+	name: 'usersList',
+	type: 'json',
+	default: '[]',
+	placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
+	description:
+		'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
+	displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['list'] } },
+};
+
+export const clientCreateFields: WireField[] = [
+	{ property: fullnameField, path: 'data.client.fullname' },
+	{ property: emailField, path: 'data.client.email' },
+	{ property: organizationField, path: 'data.client.organization' },
+	{ property: customKeyField, path: 'data.client.customKey' },
 	{
-		displayName: 'Full Name',
-		name: 'fullname',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Ada Lovelace',
-		description: 'Name of the client',
-		displayOptions: showOnlyForClientCreate,
-		routing: { send: { type: 'body', property: 'data.client.fullname' } },
+		property: usersField,
+		path: 'data.client.users',
+		onlyWhen: { parameter: 'usersInput', value: 'fields' },
 	},
 	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. nathan@example.com',
-		description: 'Email address of the client',
-		displayOptions: showOnlyForClientCreate,
-		routing: { send: { type: 'body', property: 'data.client.email' } },
-	},
-	{
-		displayName: 'Organization',
-		name: 'organization',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Analytical Engines Ltd',
-		description: 'Name of the client’s organization',
-		displayOptions: showOnlyForClientCreate,
-		routing: { send: { type: 'body', property: 'data.client.organization' } },
-	},
-	{
-		displayName: 'Custom Key',
-		name: 'customKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. crm-1042',
-		description:
-			'Your own reference for the client, such as its ID in your CRM. Numbers are sent as text.',
-		displayOptions: showOnlyForClientCreate,
-		routing: { send: { type: 'body', property: 'data.client.customKey' } },
-	},
-	{
-		displayName: 'Add Users',
-		name: 'usersInput',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'One by One',
-				value: 'fields',
-				description: 'Enter each user in the fields below',
-			},
-			{
-				name: 'From a List',
-				value: 'list',
-				description:
-					'Give a list of users with an expression, such as the contacts of a CRM record',
-			},
-		],
-		default: 'fields',
-		displayOptions: showOnlyForClientCreate,
-	},
-	{
-		displayName:
-			'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
-		name: 'defaultUserNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: showOnlyForClientCreate,
-	},
-	{
-		displayName: 'Users',
-		name: 'users',
-		type: 'fixedCollection',
-		placeholder: 'Add User',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: {},
-		description: 'Users created together with the client. The first one is the default user.',
-		displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['fields'] } },
-		options: [{ displayName: 'User', name: 'user', values: userValues }],
-		routing: { send: { type: 'body', property: 'data.client.users' } },
-	},
-	{
-		displayName: 'Users',
-		name: 'usersList',
-		type: 'json',
-		default: '[]',
-		placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
-		description:
-			'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
-		displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['list'] } },
-		routing: { send: { type: 'body', property: 'data.client.users' } },
+		property: usersListField,
+		path: 'data.client.users',
+		onlyWhen: { parameter: 'usersInput', value: 'list' },
 	},
 ];
 

@@ -1,46 +1,37 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { clientKeyField } from '../../shared/descriptions';
-import { labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
+import { clientKeyField, userKeyField } from '../../shared/fields';
 
 const showOnlyForContractCreate = { show: { resource: ['contract'], operation: ['create'] } };
 
-export const contractCreateFields: INodeProperties[] = [
-	clientKeyField(showOnlyForContractCreate),
-	{
-		displayName: 'User Key',
-		name: 'userKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.defaultUserKey }}',
-		description:
-			'Key of the user who creates the contract. Leave empty to use the client’s default user (the first user created with the client).',
-		displayOptions: showOnlyForContractCreate,
-		hint: 'Empty: the client’s default user creates the contract',
-		routing: { send: { type: 'body', property: 'data.userKey' } },
-	},
-	{
-		displayName: 'Contract Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Service agreement – {{ $json.organization }}',
-		description: 'Name of the contract, as the signers will see it',
-		displayOptions: showOnlyForContractCreate,
-		routing: { send: { type: 'body', property: 'data.contract.name' } },
-	},
-	{
-		displayName: 'Template Key',
-		name: 'templateKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. tpl_service_agreement',
-		description:
-			'Key of the template the contract is created from, as shown in the Contract Signing service',
-		hint: 'The contract starts with the text and signature fields of this template',
-		displayOptions: showOnlyForContractCreate,
-		routing: { send: { type: 'body', property: 'data.contract.templateKey' } },
-	},
+export const contractNameField: INodeProperties = {
+	displayName: 'Contract Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Service agreement – {{ $json.organization }}',
+	description: 'Name of the contract, as the signers will see it',
+	displayOptions: showOnlyForContractCreate,
+};
+
+export const templateKeyField: INodeProperties = {
+	displayName: 'Template Key',
+	name: 'templateKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. tpl_service_agreement',
+	description:
+		'Key of the template the contract is created from, as shown in the Contract Signing service',
+	hint: 'The contract starts with the text and signature fields of this template',
+	displayOptions: showOnlyForContractCreate,
+};
+
+export const contractCreateFields: WireField[] = [
+	{ property: clientKeyField, path: 'data.clientKey' },
+	{ property: userKeyField, path: 'data.userKey' },
+	{ property: contractNameField, path: 'data.contract.name' },
+	{ property: templateKeyField, path: 'data.contract.templateKey' },
 ];
 
 export const contractCreateRules: EnvelopeRules = {

@@ -1,59 +1,28 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { clientKeyField } from '../../shared/descriptions';
-import { labelsFromFields, type EnvelopeRules } from '../../shared/envelope';
+import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
+import {
+	clientKeyField,
+	customKeyField,
+	emailField,
+	fullnameField,
+	userKeyField,
+} from '../../shared/fields';
 
-const showOnlyForUserGet = { show: { resource: ['user'], operation: ['get'] } };
+export const findUserNotice: INodeProperties = {
+	displayName:
+		'Fill in at least one of the fields below. The service finds the user of this client by the fields you fill in.',
+	name: 'findUserNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { resource: ['user'], operation: ['get'] } },
+};
 
-export const userGetFields: INodeProperties[] = [
-	clientKeyField(showOnlyForUserGet),
-	{
-		displayName:
-			'Fill in at least one of the fields below. The service finds the user of this client by the fields you fill in.',
-		name: 'findUserNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: showOnlyForUserGet,
-	},
-	{
-		displayName: 'User Key',
-		name: 'userKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.defaultUserKey }}',
-		description: 'Key of the user, as returned by Client → Create',
-		displayOptions: showOnlyForUserGet,
-		routing: { send: { type: 'body', property: 'data.user.userKey' } },
-	},
-	{
-		displayName: 'Full Name',
-		name: 'fullname',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Ada Lovelace',
-		description: 'Full name of the user',
-		displayOptions: showOnlyForUserGet,
-		routing: { send: { type: 'body', property: 'data.user.fullname' } },
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. nathan@example.com',
-		description: 'Email address of the user',
-		displayOptions: showOnlyForUserGet,
-		routing: { send: { type: 'body', property: 'data.user.email' } },
-	},
-	{
-		displayName: 'Custom Key',
-		name: 'customKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. crm-contact-1042',
-		description: 'Your own reference for the user, as sent when the user was created',
-		displayOptions: showOnlyForUserGet,
-		routing: { send: { type: 'body', property: 'data.user.customKey' } },
-	},
+export const userGetFields: WireField[] = [
+	{ property: clientKeyField, path: 'data.clientKey' },
+	{ property: userKeyField, path: 'data.user.userKey' },
+	{ property: fullnameField, path: 'data.user.fullname' },
+	{ property: emailField, path: 'data.user.email' },
+	{ property: customKeyField, path: 'data.user.customKey' },
 ];
 
 export const userGetRules: EnvelopeRules = {
