@@ -8,12 +8,15 @@ export class SummaryLineReporter implements Reporter {
 		let passed = 0;
 		let failed = 0;
 		for (const testModule of testModules) {
+			let failedInModule = 0;
 			for (const test of testModule.children.allTests()) {
 				const state = test.result().state;
 				if (state === 'passed') passed += 1;
-				if (state === 'failed') failed += 1;
+				if (state === 'failed') failedInModule += 1;
 			}
-			if (testModule.state() === 'failed' && !testModule.children.size) failed += 1;
+			// A failed setup (beforeAll) leaves its tests skipped: count the file as one failure.
+			if (testModule.state() === 'failed' && failedInModule === 0) failedInModule = 1;
+			failed += failedInModule;
 		}
 		process.stdout.write(`\n${this.label}: ${passed} passed, ${failed} failed\n`);
 	}
