@@ -66,7 +66,8 @@ describe('the packed package', () => {
 		process.stdout.write(
 			`tarball ${tarball.split('/').pop()}: ${statSync(tarball).size} bytes, ${files.length} files\n${files.join('\n')}\n`,
 		);
-		const needed = /^(package\.json|README\.md|LICENSE\.md|dist\/.+\.(js|svg|node\.json))$/;
+		const needed =
+			/^(package\.json|README\.md|LICENSE\.md|dist\/.+\.(js|svg|node\.json)|dist\/nodes\/.+\/__schema__\/.+\.json)$/;
 		expect(files.filter((path) => !needed.test(path))).toEqual([]);
 		expect(files).toEqual(
 			expect.arrayContaining([
@@ -78,6 +79,9 @@ describe('the packed package', () => {
 				'dist/credentials/ContractSigningApi.credentials.js',
 				'dist/icons/contract-signing.svg',
 				'dist/icons/contract-signing.dark.svg',
+				'dist/nodes/ContractSigning/__schema__/v1.0.0/client/create.json',
+				'dist/nodes/ContractSigning/__schema__/v1.0.0/user/get.json',
+				'dist/nodes/ContractSigning/__schema__/v1.0.0/contract/create.json',
 			]),
 		);
 	});

@@ -5,14 +5,13 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, selectors, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
+import { chromium, selectors, type Locator, type Page } from 'playwright-core';
 import { startStandIn } from '../service/stand-in.mts';
 import {
 	buildPackage,
 	createN8nHome,
 	importCredential,
 	importWorkflow,
-	NODE_TYPE,
 	OWNER,
 	ownerSession,
 	packPackage,
@@ -80,19 +79,6 @@ export const OPERATION_PANELS: OperationPanel[] = [
 ];
 
 export const CREDENTIAL_LABELS = ['Base URL', 'API Key'];
-
-/**
- * Console errors that do not point at a problem. Only one is expected: opening the panel of a
- * node whose input comes from a Contract Signing node, the editor asks n8n for that node's
- * output schema (GET /schemas/<node type>/1.0.0/<resource>/<operation>.json, served from a
- * `__schema__` folder next to the node), and n8n answers 404 because the package ships no such
- * file. The editor handles the 404, but Chromium logs every failed resource load as an error.
- */
-const IGNORED_CONSOLE_ERRORS: Array<(message: ConsoleMessage, n8nUrl: string) => boolean> = [
-	(message, n8nUrl) =>
-		message.text().includes('status of 404') &&
-		message.location().url.startsWith(`${n8nUrl}/schemas/${NODE_TYPE}/`),
-];
 
 export interface Viewport {
 	width: number;
@@ -175,7 +161,6 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 		page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
 		page.on('console', (message) => {
 			if (message.type() !== 'error') return;
-			if (IGNORED_CONSOLE_ERRORS.some((ignored) => ignored(message, n8n.url))) return;
 			problems.push(`console error: ${message.text()} (at ${message.location().url})`);
 		});
 

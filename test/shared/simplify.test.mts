@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simplifyClientCreated } from '../../nodes/ContractSigning/resources/client/create';
 import { simplifyContractCreated } from '../../nodes/ContractSigning/resources/contract/create';
@@ -84,5 +85,53 @@ describe('serviceRoot', () => {
 
 	it.each(['', 'api.example.com', 'ftp://api.example.com', 'https://'])('refuses "%s"', (input) => {
 		expect(() => serviceRoot(input)).toThrow('is not a web address');
+	});
+});
+
+describe('output schemas the editor shows before a run', () => {
+	const schema = (path: string) =>
+		JSON.parse(
+			readFileSync(
+				new URL(`../../nodes/ContractSigning/__schema__/v1.0.0/${path}`, import.meta.url),
+				'utf8',
+			),
+		) as { properties: Record<string, { properties?: unknown; items?: { properties: object } }> };
+
+	it('list every key of each simplified output', () => {
+		const client = simplifyClientCreated(
+			{
+				client: {
+					clientKey: 'c',
+					createTime: 't',
+					users: [{ userKey: 'u', default: true, createTime: 't' }],
+				},
+			},
+			{
+				data: {
+					client: {
+						fullname: 'A',
+						email: 'a@b.co',
+						organization: 'O',
+						customKey: 'k',
+						users: [{ fullname: 'A', email: 'a@b.co', customKey: 'k' }],
+					},
+				},
+			},
+		);
+		const clientSchema = schema('client/create.json');
+		expect(Object.keys(clientSchema.properties)).toEqual(Object.keys(client));
+		expect(Object.keys(clientSchema.properties.users.items!.properties)).toEqual(
+			Object.keys((client.users as object[])[0]),
+		);
+
+		const contract = simplifyContractCreated(
+			{ contract: { contractKey: 'k', createTime: 't' } },
+			{ data: { clientKey: 'c', userKey: 'u', contract: { name: 'n', templateKey: 't' } } },
+		);
+		expect(Object.keys(schema('contract/create.json').properties)).toEqual(Object.keys(contract));
+
+		expect(Object.keys(schema('user/get.json').properties).sort()).toEqual(
+			['userKey', 'fullname', 'email', 'customKey', 'createTime', 'changeTime'].sort(),
+		);
 	});
 });
