@@ -1,0 +1,201 @@
+/**
+ * n8n in queue mode: the settings every process shares (Redis, the database), `n8n worker`
+ * processes, and reading the JSON log lines n8n writes with N8N_LOG_FORMAT=json.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { N8nHome } from '../e2e/n8n-instance.mts';
+import { freePort } from '../e2e/n8n-runtime.mts';
+import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
+
+export type Database = { kind: 'postgres'; port: number } | { kind: 'sqlite' };
+
+/** The settings main and workers must share: queue mode, the Redis queue, one database. */
+export function queueModeEnv(redisPort: number, database: Database): Record<string, string> {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redisPort),
+		N8N_LOG_FORMAT: 'json',
+		N8N_LOG_LEVEL: 'info',
+		...(database.kind === 'postgres'
+			? {
+					DB_TYPE: 'postgresdb',
+					DB_POSTGRESDB_HOST: '127.0.0.1',
+					DB_POSTGRESDB_PORT: String(database.port),
+					DB_POSTGRESDB_DATABASE: POSTGRES_DATABASE,
+					DB_POSTGRESDB_USER: POSTGRES_USER,
+					DB_POSTGRESDB_PASSWORD: '',
+				}
+			: { DB_TYPE: 'sqlite' }),
+	};
+}
+
+export function withEnv(home: N8nHome, extra: Record<string, string>): N8nHome {
+	return { ...home, env: { ...home.env, ...extra } };
+}
+
+export interface LogEntry {
+	level?: string;
+	message?: string;
+	metadata?: Record<string, unknown>;
+	/** The line as printed; lines that are not JSON have only this. */
+	text: string;
+}
+
+export function parseLogLine(line: string): LogEntry | undefined {
+	const trimmed = line.trim();
+	if (trimmed === '') return undefined;
+	if (trimmed.startsWith('{')) {
+		try {
+			const parsed = JSON.parse(trimmed) as Omit<LogEntry, 'text'>;
+			return { ...parsed, text: trimmed };
+		} catch {
+			// A line that only looks like JSON.
+		}
+	}
+	return { text: trimmed };
+}
+
+export function readLogFile(file: string): LogEntry[] {
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.map(parseLogLine)
+		.filter((entry): entry is LogEntry => entry !== undefined);
+}
+
+export interface RunningWorker {
+	name: string;
+	pid: number;
+	logFile: string;
+	/** Log lines so far, parsed as they arrive. */
+	entries: LogEntry[];
+	/** Resolves when the process has ended, however it ended. */
+	exited: Promise<void>;
+	stop(): Promise<void>;
+}
+
+/** `n8n worker --concurrency=N` with its own broker and health ports; ready when it says so. */
+export async function startWorker(
+	home: N8nHome,
+	name: string,
+	concurrency: number,
+): Promise<RunningWorker> {
+	const healthPort = await freePort();
+	const logFile = join(home.userFolder, `${name}.log`);
+	const log = createWriteStream(logFile);
+	const child = spawn(
+		home.runtime.nodeBin,
+		[home.runtime.n8nBin, 'worker', `--concurrency=${concurrency}`],
+		{
+			cwd: home.userFolder,
+			env: {
+				...home.env,
+				N8N_PORT: String(await freePort()),
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
+	const entries: LogEntry[] = [];
+	let partialLine = '';
+	child.stdout.on('data', (chunk: Buffer) => {
+		log.write(chunk);
+		const lines = (partialLine + chunk.toString('utf8')).split('\n');
+		partialLine = lines.pop() ?? '';
+		for (const line of lines) {
+			const entry = parseLogLine(line);
+			if (entry) entries.push(entry);
+		}
+	});
+	child.stderr.pipe(log);
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const killOnExit = () => child.kill('SIGKILL');
+	process.once('exit', killOnExit);
+	void exited.then(() => process.off('exit', killOnExit));
+	const stop = async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		process.kill(child.pid!, 'SIGTERM');
+		const killed = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 40_000);
+		await exited;
+		clearTimeout(killed);
+	};
+	const readiness = `http://127.0.0.1:${healthPort}/healthz/readiness`;
+	const startedAt = Date.now();
+	while (Date.now() - startedAt < 180_000) {
+		if (child.exitCode !== null) throw new Error(`${name} exited early; see ${logFile}`);
+		const ready = await fetch(readiness).then(
+			(response) => response.ok,
+			() => false,
+		);
+		if (ready) return { name, pid: child.pid!, logFile, entries, exited, stop };
+		await sleep(250);
+	}
+	await stop();
+	throw new Error(`${name} was not ready within 180 s; see ${logFile}`);
+}
+
+/** The PIDs of a process's children, grandchildren and so on (Linux /proc). */
+export function descendantPids(pid: number): number[] {
+	const children = new Map<number, number[]>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// The parent PID is the second field after the command name, which is in parentheses.
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+		} catch {
+			// The process ended while the list was read.
+		}
+	}
+	const found: number[] = [];
+	const visit = (parent: number) => {
+		for (const child of children.get(parent) ?? []) {
+			found.push(child);
+			visit(child);
+		}
+	};
+	visit(pid);
+	return found;
+}
+
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Reads n8n's stored run data, which is serialised with `flatted`: a JSON array whose first
+ * element is the root and in which every string inside an object or array is the index of
+ * the element holding the real value.
+ */
+export function unflatten(serialised: string): unknown {
+	const table = JSON.parse(serialised) as unknown[];
+	const revived = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (revived.has(index)) return revived.get(index);
+		const value = table[index];
+		if (typeof value !== 'object' || value === null) {
+			revived.set(index, value);
+			return value;
+		}
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+		revived.set(index, copy);
+		for (const [key, field] of Object.entries(value)) {
+			(copy as Record<string, unknown>)[key] =
+				typeof field === 'string' ? revive(Number(field)) : field;
+		}
+		return copy;
+	};
+	return revive(0);
+}

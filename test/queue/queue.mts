@@ -1,0 +1,862 @@
+/**
+ * The package in n8n's queue mode: Redis, PostgreSQL, an n8n main instance and two workers, each
+ * with the packed package installed as a community package in its own user folder.
+ *
+ * Sends many CRM contacts to the webhook example workflow from concurrent senders, kills one
+ * worker by its PID with SIGKILL while it holds executions, waits until n8n has settled every
+ * execution, then checks at the stand-in service that each contact got exactly one client and one
+ * contract, and in n8n what became of the executions the killed worker held.
+ *
+ *   npm run test:queue
+ *   npm run test:queue -- --contacts 500 --senders 20 --latency 20 --concurrency 10
+ *   npm run test:queue -- --database sqlite   # main and workers sharing one SQLite file
+ *
+ * Ends with the line `queue: N passed, M failed`, or `queue: skipped (<reason>)` when Redis or
+ * PostgreSQL is not installed (CI installs both from Debian packages).
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+	createN8nHome,
+	EXAMPLES_DIR,
+	importCredential,
+	importWorkflow,
+	ownerSession,
+	packPackage,
+	publishWorkflow,
+	removeN8nHome,
+	startN8n,
+	type N8nHome,
+	type RunningN8n,
+} from '../e2e/n8n-instance.mts';
+import { ensureN8n } from '../e2e/n8n-runtime.mts';
+import {
+	startStandIn,
+	type ClientRecord,
+	type ContractRecord,
+	type StandIn,
+} from '../service/stand-in.mts';
+import {
+	descendantPids,
+	isAlive,
+	queueModeEnv,
+	readLogFile,
+	startWorker,
+	unflatten,
+	withEnv,
+	type Database,
+	type LogEntry,
+	type RunningWorker,
+} from './n8n-queue.mts';
+import {
+	findPostgresBin,
+	postgresAccount,
+	REDIS_SERVER,
+	startPostgres,
+	startRedis,
+	type Account,
+	type ServiceProcess,
+} from './services.mts';
+
+const WEBHOOK_WORKFLOW_ID = 'csCrmContactToContract';
+const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
+const WEBHOOK_PATH = '/webhook/crm-contact';
+/** Longer than n8n takes to give up on a job whose worker died (lock 60 s + stall check 30 s + 30 s). */
+const ANSWER_TIMEOUT_MS = 300_000;
+const SETTLE_TIMEOUT_MS = 300_000;
+const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
+
+interface Options {
+	contacts: number;
+	senders: number;
+	latencyMs: number;
+	concurrency: number;
+	/** Share of the contacts answered before a worker is killed. */
+	killAt: number;
+	database: Database['kind'];
+}
+
+type NumericOption = Exclude<keyof Options, 'database'>;
+
+const NUMERIC_FLAGS: Record<string, NumericOption> = {
+	'--contacts': 'contacts',
+	'--senders': 'senders',
+	'--latency': 'latencyMs',
+	'--concurrency': 'concurrency',
+	'--kill-at': 'killAt',
+};
+
+function parseOptions(argv: string[]): Options {
+	const options: Options = {
+		contacts: 500,
+		senders: 20,
+		latencyMs: 20,
+		concurrency: 10,
+		killAt: 0.4,
+		database: 'postgres',
+	};
+	for (let index = 0; index < argv.length; index += 2) {
+		const [flag, value] = [argv[index], argv[index + 1]];
+		if (value === undefined) throw new Error(`missing value for ${flag}`);
+		if (flag === '--database') {
+			if (value !== 'postgres' && value !== 'sqlite') {
+				throw new Error('--database must be postgres or sqlite');
+			}
+			options.database = value;
+			continue;
+		}
+		const key = NUMERIC_FLAGS[flag];
+		const number = Number(value);
+		if (!key) throw new Error(`unknown option ${flag}`);
+		if (!Number.isFinite(number) || number <= 0)
+			throw new Error(`${flag} must be a positive number`);
+		options[key] = number;
+	}
+	return options;
+}
+
+const scenarioStartedAt = Date.now();
+const elapsed = () => `${((Date.now() - scenarioStartedAt) / 1000).toFixed(1).padStart(6)} s`;
+const progress = (line: string) => process.stdout.write(`[${elapsed()}] ${line}\n`);
+
+interface Check {
+	name: string;
+	passed: boolean;
+	detail?: string;
+}
+
+const checks: Check[] = [];
+
+function check(name: string, passed: boolean, detail?: string): void {
+	checks.push({ name, passed, detail });
+	process.stdout.write(`${passed ? '✓' : '✗'} ${name}${detail ? ` (${detail})` : ''}\n`);
+}
+
+interface Contact {
+	name: string;
+	email: string;
+	company: string;
+	crmId: string;
+}
+
+interface Answer {
+	contact: Contact;
+	/** HTTP status, or undefined when no HTTP answer came (network error, timeout). */
+	status?: number;
+	body: string;
+	error?: string;
+	sentAt: number;
+	answeredAt: number;
+}
+
+interface KeysAnswer {
+	clientKey?: string;
+	userKey?: string;
+	contractKey?: string;
+}
+
+function makeContacts(count: number): Contact[] {
+	const width = String(count).length;
+	return Array.from({ length: count }, (_, index) => {
+		const number = String(index + 1).padStart(width, '0');
+		return {
+			name: `Contact ${number}`,
+			email: `contact${number}@example.com`,
+			company: `Company ${number}`,
+			crmId: `crm-${number}`,
+		};
+	});
+}
+
+async function sendContact(url: string, contact: Contact): Promise<Answer> {
+	const sentAt = Date.now();
+	try {
+		const response = await fetch(`${url}${WEBHOOK_PATH}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(contact),
+			signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+		});
+		const body = await response.text();
+		return { contact, status: response.status, body, sentAt, answeredAt: Date.now() };
+	} catch (error) {
+		const cause = (error as Error & { cause?: Error }).cause;
+		return {
+			contact,
+			body: '',
+			error: cause ? `${(error as Error).message}: ${cause.message}` : (error as Error).message,
+			sentAt,
+			answeredAt: Date.now(),
+		};
+	}
+}
+
+function isOkAnswer(answer: Answer): boolean {
+	if (answer.status !== 200) return false;
+	try {
+		const keys = JSON.parse(answer.body) as KeysAnswer;
+		return Boolean(keys.clientKey && keys.contractKey);
+	} catch {
+		return false;
+	}
+}
+
+type Rest = Awaited<ReturnType<typeof ownerSession>>;
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	retryOf?: string | null;
+	retrySuccessId?: string | null;
+	startedAt?: string | null;
+	stoppedAt?: string | null;
+}
+
+interface ExecutionPage {
+	results: ExecutionSummary[];
+	nextCursor: string | null;
+}
+
+async function restJson<T>(rest: Rest, path: string): Promise<T> {
+	const response = await rest(path);
+	if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+	return ((await response.json()) as { data: T }).data;
+}
+
+/**
+ * Every execution of the workflow, through the REST API of the editor's execution list. Its
+ * pages are sorted by start time, but each next page only holds ids below the last row's, which
+ * skips executions that started out of id order; those gaps are filled one by one.
+ */
+async function listExecutions(rest: Rest): Promise<ExecutionSummary[]> {
+	const filter = JSON.stringify({ workflowId: WEBHOOK_WORKFLOW_ID });
+	const byId = new Map<number, ExecutionSummary>();
+	let cursor: string | null = null;
+	do {
+		const query: URLSearchParams = new URLSearchParams({ filter, limit: '100' });
+		if (cursor) query.set('cursor', cursor);
+		const page: ExecutionPage = await restJson<ExecutionPage>(rest, `/rest/executions?${query}`);
+		for (const execution of page.results) byId.set(Number(execution.id), execution);
+		cursor = page.nextCursor;
+	} while (cursor);
+	const highest = Math.max(0, ...byId.keys());
+	for (let id = 1; id < highest; id++) {
+		if (byId.has(id)) continue;
+		const response = await rest(`/rest/executions/${id}`);
+		if (response.ok) byId.set(id, ((await response.json()) as { data: ExecutionSummary }).data);
+	}
+	return [...byId.values()];
+}
+
+interface ExecutionDetail {
+	id: string;
+	status: string;
+	crmId?: string;
+	error?: string;
+	lastNodeExecuted?: string;
+}
+
+async function executionDetail(rest: Rest, id: string): Promise<ExecutionDetail> {
+	const execution = await restJson<{ id: string; status: string; data: string }>(
+		rest,
+		`/rest/executions/${id}`,
+	);
+	const data = unflatten(execution.data) as {
+		resultData?: {
+			error?: { message?: string };
+			lastNodeExecuted?: string;
+			runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>>;
+		};
+		executionData?: {
+			nodeExecutionStack?: Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>;
+		};
+	};
+	// The contact is the webhook's output: in the run data once the trigger ran, or still on the
+	// execution stack of an execution no worker started.
+	const webhookItem =
+		data.resultData?.runData?.['CRM Contact']?.[0]?.data?.main?.[0]?.[0]?.json ??
+		data.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
+	const crmId = (webhookItem as { body?: { crmId?: string } } | undefined)?.body?.crmId;
+	return {
+		id: execution.id,
+		status: execution.status,
+		crmId,
+		error: data.resultData?.error?.message,
+		lastNodeExecuted: data.resultData?.lastNodeExecuted,
+	};
+}
+
+interface WorkerExecutions {
+	started: Set<string>;
+	succeeded: Set<string>;
+	failed: Set<string>;
+	finishedAt: Map<string, number>;
+}
+
+/** What a worker's log says it ran: "Worker started/finished execution N (job M)". */
+function workerExecutions(entries: LogEntry[]): WorkerExecutions {
+	const result: WorkerExecutions = {
+		started: new Set(),
+		succeeded: new Set(),
+		failed: new Set(),
+		finishedAt: new Map(),
+	};
+	for (const entry of entries) {
+		const match = /^Worker (started|finished) execution (\S+) \(job/.exec(entry.message ?? '');
+		if (!match) continue;
+		const [, event, executionId] = match;
+		if (event === 'started') {
+			result.started.add(executionId);
+			continue;
+		}
+		const success = entry.metadata?.success !== false;
+		(success ? result.succeeded : result.failed).add(executionId);
+		const timestamp = Date.parse(String(entry.metadata?.timestamp ?? ''));
+		if (Number.isFinite(timestamp)) result.finishedAt.set(executionId, timestamp);
+	}
+	return result;
+}
+
+function inFlight(entries: LogEntry[]): string[] {
+	const executions = workerExecutions(entries);
+	return [...executions.started].filter(
+		(id) => !executions.succeeded.has(id) && !executions.failed.has(id),
+	);
+}
+
+function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+	return counts;
+}
+
+function formatCounts(counts: Record<string, number>): string {
+	const entries = Object.entries(counts);
+	return entries.length === 0
+		? 'none'
+		: entries.map(([key, count]) => `${key} ${count}`).join(', ');
+}
+
+function skip(reason: string): never {
+	process.stdout.write(`queue: skipped (${reason})\n`);
+	process.exit(0);
+}
+
+interface PostgresInstall {
+	bin: string;
+	account: Account;
+}
+
+interface Services {
+	main: RunningN8n;
+	rest: Rest;
+	survivor: RunningWorker;
+	victim: RunningWorker;
+	service: StandIn;
+}
+
+/** Redis, the database, the stand-in, main and two workers; each stop is registered at once. */
+async function startServices(
+	options: Options,
+	postgres: PostgresInstall | undefined,
+	workDir: string,
+	stops: Array<() => Promise<void> | void>,
+	homes: N8nHome[],
+): Promise<Services> {
+	progress('building and packing the package…');
+	const tarball = await packPackage();
+	stops.push(() => rmSync(dirname(tarball), { recursive: true, force: true }));
+	const runtime = await ensureN8n({ log: progress });
+
+	const redis: ServiceProcess = await startRedis(join(workDir, 'redis'));
+	stops.push(redis.stop);
+	progress(`redis-server on 127.0.0.1:${redis.port} (pid ${redis.pid})`);
+
+	let database: Database = { kind: 'sqlite' };
+	if (postgres) {
+		const server = await startPostgres(postgres.bin, postgres.account, join(workDir, 'postgres'));
+		stops.push(server.stop);
+		database = { kind: 'postgres', port: server.port };
+		progress(`PostgreSQL on 127.0.0.1:${server.port} (pid ${server.pid})`);
+	}
+
+	const service = await startStandIn({
+		apiKey: `sk_queue_${randomBytes(8).toString('hex')}`,
+		latencyMs: options.latencyMs,
+	});
+	stops.push(() => service.close());
+	progress(`stand-in service on ${service.url}, latency ${options.latencyMs} ms`);
+
+	// Each process gets its own user folder with the package, as separate machines would;
+	// with SQLite all three share one folder, since the database file lives there.
+	const sharedEnv = queueModeEnv(redis.port, database);
+	const newHome = async () => {
+		const home = withEnv(await createN8nHome(runtime, tarball), sharedEnv);
+		homes.push(home);
+		return home;
+	};
+	const mainHome = await newHome();
+	const workerHomes =
+		database.kind === 'sqlite' ? [mainHome, mainHome] : [await newHome(), await newHome()];
+
+	progress('importing the credential and the webhook example, publishing it…');
+	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
+	await importWorkflow(mainHome, WEBHOOK_EXAMPLE);
+	await publishWorkflow(mainHome, WEBHOOK_WORKFLOW_ID);
+
+	progress('starting the n8n main instance in queue mode…');
+	const main = await startN8n(mainHome);
+	stops.push(main.stop);
+	const rest = await ownerSession(main.url);
+	progress(`main on ${main.url} (pid ${main.pid})`);
+
+	progress('starting two workers…');
+	const [survivor, victim] = await Promise.all(
+		workerHomes.map(async (home, index) => {
+			const worker = await startWorker(home, `worker-${index + 1}`, options.concurrency);
+			stops.push(worker.stop);
+			progress(`${worker.name} ready (pid ${worker.pid})`);
+			return worker;
+		}),
+	);
+	return { main, rest, survivor, victim, service };
+}
+
+interface Kill {
+	at: number;
+	answered: number;
+	/** Executions the worker's log shows as started and not finished. */
+	startedByLog: string[];
+	/** Its task runner and any other child processes, which SIGKILL does not reach. */
+	childPids: number[];
+}
+
+interface LoadResult {
+	answers: Answer[];
+	startedAt: number;
+	endedAt: number;
+	kill?: Kill;
+	/** The contact each unfinished execution carried when the worker was killed. */
+	contactOfExecution: Map<string, string>;
+	statusAtKill: Map<string, string>;
+}
+
+/** Sends every contact from concurrent senders; kills the victim once it holds executions. */
+async function runLoad(options: Options, services: Services): Promise<LoadResult> {
+	const { main, rest, victim, service } = services;
+	const contacts = makeContacts(options.contacts);
+	const result: LoadResult = {
+		answers: [],
+		startedAt: Date.now(),
+		endedAt: 0,
+		contactOfExecution: new Map(),
+		statusAtKill: new Map(),
+	};
+	const { answers } = result;
+	const killAfter = Math.ceil(options.contacts * options.killAt);
+	let nextContact = 0;
+
+	progress(
+		`sending ${contacts.length} contacts to ${main.url}${WEBHOOK_PATH} from ${options.senders} senders…`,
+	);
+	const reporter = setInterval(() => {
+		const counts = service.counts();
+		progress(
+			`answered ${answers.length}/${contacts.length} (${answers.filter(isOkAnswer).length} OK); ` +
+				`stand-in: ${counts.clients} clients, ${counts.contracts} contracts`,
+		);
+	}, 5000);
+	const sender = async () => {
+		while (nextContact < contacts.length) {
+			const contact = contacts[nextContact++];
+			answers.push(await sendContact(main.url, contact));
+		}
+	};
+	const killer = async () => {
+		while (answers.length < killAfter || inFlight(victim.entries).length === 0) {
+			if (answers.length === contacts.length) return;
+			await sleep(20);
+		}
+		const childPids = descendantPids(victim.pid);
+		process.kill(victim.pid, 'SIGKILL');
+		result.kill = {
+			at: Date.now(),
+			answered: answers.length,
+			startedByLog: inFlight(victim.entries),
+			childPids,
+		};
+		progress(
+			`killed ${victim.name} (pid ${victim.pid}) with SIGKILL after ${answers.length} answers; ` +
+				`its log shows executions ${result.kill.startedByLog.join(', ')} in progress`,
+		);
+		// n8n replaces the data of an execution it gives up on, contact included: note now which
+		// contact each unfinished execution carries.
+		for (const execution of await listExecutions(rest)) {
+			if (FINAL_STATUSES.has(execution.status)) continue;
+			result.statusAtKill.set(execution.id, execution.status);
+			const { crmId } = await executionDetail(rest, execution.id).catch(() => ({
+				crmId: undefined,
+			}));
+			if (crmId) result.contactOfExecution.set(execution.id, crmId);
+		}
+		progress(`right after the kill, n8n had ${result.statusAtKill.size} executions new or running`);
+	};
+	try {
+		await Promise.all([...Array.from({ length: options.senders }, sender), killer()]);
+	} finally {
+		clearInterval(reporter);
+	}
+	result.endedAt = Date.now();
+	progress(
+		`all ${answers.length} requests answered, ${seconds(result.endedAt - result.startedAt)} s after the first`,
+	);
+	return result;
+}
+
+/** Waits until no execution of the workflow is new or running; returns those that still are. */
+async function settle(rest: Rest): Promise<ExecutionSummary[]> {
+	progress('waiting until n8n has no execution left that is new or running…');
+	const startedAt = Date.now();
+	for (;;) {
+		const unsettled = (await listExecutions(rest)).filter(
+			(execution) => !FINAL_STATUSES.has(execution.status),
+		);
+		if (unsettled.length === 0 || Date.now() - startedAt > SETTLE_TIMEOUT_MS) return unsettled;
+		await sleep(2000);
+	}
+}
+
+interface ContactAtService {
+	contact: Contact;
+	clients: ClientRecord[];
+	contracts: ContractRecord[];
+}
+
+function contactsAtService(contacts: Contact[], service: StandIn): ContactAtService[] {
+	const clientsByCrmId = new Map<string, ClientRecord[]>();
+	for (const client of service.clients()) {
+		const key = client.customKey ?? '';
+		clientsByCrmId.set(key, [...(clientsByCrmId.get(key) ?? []), client]);
+	}
+	const contracts = service.contracts();
+	return contacts.map((contact) => {
+		const clients = clientsByCrmId.get(contact.crmId) ?? [];
+		const clientKeys = new Set(clients.map((client) => client.clientKey));
+		return {
+			contact,
+			clients,
+			contracts: contracts.filter((contract) => clientKeys.has(contract.clientKey)),
+		};
+	});
+}
+
+function answeredKeysMatch(answer: Answer, entry: ContactAtService): boolean {
+	const keys = JSON.parse(answer.body) as KeysAnswer;
+	const [client] = entry.clients;
+	const [contract] = entry.contracts;
+	return (
+		entry.clients.length === 1 &&
+		entry.contracts.length === 1 &&
+		client.clientKey === keys.clientKey &&
+		client.users[0]?.userKey === keys.userKey &&
+		contract.contractKey === keys.contractKey
+	);
+}
+
+async function main(): Promise<void> {
+	const options = parseOptions(process.argv.slice(2));
+
+	if (!existsSync(REDIS_SERVER)) {
+		skip(`${REDIS_SERVER} not found; install it with: apt-get install -y redis-server`);
+	}
+	let postgres: PostgresInstall | undefined;
+	if (options.database === 'postgres') {
+		const bin = findPostgresBin();
+		if (!bin) skip('PostgreSQL not found; install it with: apt-get install -y postgresql');
+		const account = postgresAccount();
+		if (typeof account === 'string') skip(account);
+		postgres = { bin, account };
+	}
+
+	// Ctrl-C or a CI timeout: exit, so that the 'exit' handlers kill every process started here.
+	for (const signal of ['SIGINT', 'SIGTERM'] as const)
+		process.once(signal, () => process.exit(130));
+
+	progress(
+		`scenario: ${options.contacts} contacts, ${options.senders} concurrent senders, ` +
+			`2 workers with concurrency ${options.concurrency}, database ${options.database}`,
+	);
+	const workDir = mkdtempSync(join(tmpdir(), 'contract-signing-queue-'));
+	// The postgres account must reach its cluster folder inside.
+	chmodSync(workDir, 0o755);
+	const stops: Array<() => Promise<void> | void> = [];
+	const homes: N8nHome[] = [];
+	let keepFiles = false;
+	try {
+		const services = await startServices(options, postgres, workDir, stops, homes);
+		const { main, rest, survivor, victim, service } = services;
+		check('main and both workers started in queue mode with the package installed', true);
+
+		const load = await runLoad(options, services);
+		const { answers, kill } = load;
+		const unsettled = await settle(rest);
+		const settledAt = Date.now();
+		progress(
+			unsettled.length === 0
+				? `settled ${seconds(settledAt - load.endedAt)} s after the last answer`
+				: `${unsettled.length} executions still new or running after ${SETTLE_TIMEOUT_MS / 1000} s`,
+		);
+
+		// Nothing changes any more: read what n8n, the workers and the service did.
+		const executions = await listExecutions(rest);
+
+		const survivorRuns = workerExecutions(survivor.entries);
+		const victimRuns = workerExecutions(victim.entries);
+		const finishedByAWorker = new Set([
+			...survivorRuns.succeeded,
+			...survivorRuns.failed,
+			...victimRuns.succeeded,
+			...victimRuns.failed,
+		]);
+		// No worker reported these finished: the jobs the killed worker had taken from the queue.
+		const held = executions.filter((execution) => !finishedByAWorker.has(execution.id));
+		const heldDetails = await Promise.all(
+			held.map((execution) => executionDetail(rest, execution.id)),
+		);
+		// n8n keeps the data of executions that succeeded; for the others, the contact noted at the kill.
+		const contactOf = (id: string) =>
+			heldDetails.find((detail) => detail.id === id)?.crmId ?? load.contactOfExecution.get(id);
+		await survivor.stop();
+		await main.stop();
+		const strayChildren = (kill?.childPids ?? []).filter(isAlive);
+		for (const pid of strayChildren) process.kill(pid, 'SIGKILL');
+		const failed = executions.filter((execution) => execution.status !== 'success');
+		const retries = executions.filter((execution) => execution.retryOf);
+		const runTwice = [...victimRuns.started].filter((id) => survivorRuns.started.has(id));
+		const failedContacts = new Set(failed.map((execution) => contactOf(execution.id)));
+		const survivorAfterKill = [...survivorRuns.finishedAt.values()].filter(
+			(timestamp) => kill !== undefined && timestamp > kill.at,
+		).length;
+		const mainLog = readLogFile(main.logFile);
+		const gaveUpLines = mainLog.filter((entry) =>
+			/^Problem with execution/.test(entry.message ?? ''),
+		);
+		const webhookLines = mainLog.filter((entry) =>
+			/failed before a response was sent/.test(entry.message ?? ''),
+		);
+
+		const contacts = answers.map((answer) => answer.contact);
+		const atService = contactsAtService(contacts, service);
+		const entryOf = new Map(atService.map((entry) => [entry.contact.crmId, entry]));
+		const okAnswers = answers.filter(isOkAnswer);
+		const errorAnswers = answers.filter(
+			(answer) => answer.status !== undefined && !isOkAnswer(answer),
+		);
+		const unanswered = answers.filter((answer) => answer.status === undefined);
+		const okMismatches = okAnswers.filter(
+			(answer) => !answeredKeysMatch(answer, entryOf.get(answer.contact.crmId)!),
+		);
+		const duplicates = atService.filter(
+			(entry) => entry.clients.length > 1 || entry.contracts.length > 1,
+		);
+		const missing = atService.filter(
+			(entry) => entry.clients.length === 0 || entry.contracts.length === 0,
+		);
+		const notOk = [...errorAnswers, ...unanswered];
+		const unaccounted = notOk.filter((answer) => !failedContacts.has(answer.contact.crmId));
+		const failedButAnsweredOk = failed.filter((execution) => {
+			const crmId = contactOf(execution.id);
+			return okAnswers.some((answer) => answer.contact.crmId === crmId);
+		});
+		const doneButReportedFailed = notOk.filter(
+			(answer) => entryOf.get(answer.contact.crmId)!.clients.length > 0,
+		);
+
+		process.stdout.write('\nchecks\n');
+		check(
+			'every request got an HTTP answer',
+			unanswered.length === 0,
+			unanswered.length ? `${unanswered.length} without, e.g. ${unanswered[0].error}` : undefined,
+		);
+		check(
+			'both workers loaded the package and ran executions of it successfully',
+			survivorRuns.succeeded.size > 0 && victimRuns.succeeded.size > 0,
+			`${survivor.name} ${survivorRuns.succeeded.size}, ${victim.name} ${victimRuns.succeeded.size}`,
+		);
+		check(
+			`${victim.name} was killed while it held executions`,
+			kill !== undefined && held.length > 0,
+			kill ? `${held.length} held` : 'it was never killed',
+		);
+		check(
+			`${survivor.name} went on running executions after the kill`,
+			survivorAfterKill > 0,
+			`${survivorAfterKill} finished after the kill`,
+		);
+		check(
+			'every contact answered OK has exactly one client and one contract, with the answered keys',
+			okMismatches.length === 0,
+			okMismatches.length
+				? okMismatches.map((answer) => answer.contact.crmId).join(', ')
+				: undefined,
+		);
+		check(
+			'no contact has two clients or two contracts',
+			duplicates.length === 0,
+			duplicates.length ? duplicates.map((entry) => entry.contact.crmId).join(', ') : undefined,
+		);
+		check(
+			'n8n recorded exactly one execution per request, none left new or running',
+			executions.length === answers.length && unsettled.length === 0,
+			`${executions.length} executions for ${answers.length} requests, ${unsettled.length} unsettled`,
+		);
+		// A held execution may have completed (and saved its success) just before the kill.
+		const heldOutcomeIsFinal = (detail: ExecutionDetail) =>
+			detail.status === 'error' ||
+			detail.status === 'crashed' ||
+			(detail.status === 'success' &&
+				okAnswers.some((answer) => answer.contact.crmId === detail.crmId));
+		check(
+			`every execution ${victim.name} held is failed in n8n, or succeeded if it had completed`,
+			held.length > 0 && heldDetails.every(heldOutcomeIsFinal),
+			formatCounts(countBy(heldDetails, (detail) => detail.status)),
+		);
+		check(
+			'every contact not answered OK has a failed execution in n8n',
+			unaccounted.length === 0,
+			`${notOk.length} not answered OK, ${failed.length} failed executions` +
+				(unaccounted.length
+					? `; without one: ${unaccounted.map((answer) => answer.contact.crmId).join(', ')}`
+					: ''),
+		);
+		if (strayChildren.length > 0) {
+			progress(`stopped ${strayChildren.length} child processes the killed worker left behind`);
+		}
+
+		const loadSeconds = (load.endedAt - load.startedAt) / 1000;
+		const lastOkAt = Math.max(load.startedAt, ...okAnswers.map((answer) => answer.answeredAt));
+		const describeHeld = (detail: ExecutionDetail) => {
+			const crmId = contactOf(detail.id);
+			const answer = answers.find((candidate) => candidate.contact.crmId === crmId);
+			const entry = crmId ? entryOf.get(crmId) : undefined;
+			return (
+				`    execution ${detail.id}: ${statusAtKill(load, detail.id)} at the kill, now ${detail.status}` +
+				`${victimRuns.started.has(detail.id) ? '' : ' (never logged as started)'}; ` +
+				`contact ${crmId ?? '?'}; caller got ${describeAnswer(answer)}; ` +
+				`service: ${entry ? `${entry.clients.length} client, ${entry.contracts.length} contract` : '?'}`
+			);
+		};
+		const lines = [
+			'',
+			'summary',
+			`  sent:                     ${answers.length} contacts from ${options.senders} concurrent senders`,
+			`  answered OK:              ${okAnswers.length}`,
+			`  answered with an error:   ${errorAnswers.length}` +
+				(errorAnswers.length
+					? ` (${formatCounts(countBy(errorAnswers, (answer) => `HTTP ${answer.status} ${answer.body.slice(0, 60)}`))})`
+					: ''),
+			`  not answered:             ${unanswered.length}`,
+			`  clients created:          ${service.counts().clients}`,
+			`  contracts created:        ${service.counts().contracts}`,
+			`  duplicated:               ${duplicates.length} (contacts with more than one client or contract)` +
+				(duplicates.length ? `: ${duplicates.map((entry) => entry.contact.crmId).join(', ')}` : ''),
+			`  missing:                  ${missing.length} (contacts without client or contract)` +
+				(missing.length ? `: ${missing.map((entry) => entry.contact.crmId).join(', ')}` : ''),
+			`  failed, yet created:      ${doneButReportedFailed.length} (contacts answered with an error whose client the service has)` +
+				(doneButReportedFailed.length
+					? `: ${doneButReportedFailed.map((answer) => `${answer.contact.crmId}: ${entryOf.get(answer.contact.crmId)!.clients.length} client, ${entryOf.get(answer.contact.crmId)!.contracts.length} contract`).join('; ')}`
+					: ''),
+			`  failed, yet answered OK:  ${failedButAnsweredOk.length} (executions failed in n8n after Respond to Webhook had answered)` +
+				(failedButAnsweredOk.length
+					? `: ${failedButAnsweredOk.map((execution) => `${execution.id} (${contactOf(execution.id)})`).join(', ')}`
+					: ''),
+			`  n8n executions:           ${executions.length} (${formatCounts(countBy(executions, (execution) => execution.status))})`,
+			`  executions per worker:    ${survivor.name} ran ${survivorRuns.succeeded.size} (${survivorAfterKill} after the kill), ` +
+				`${victim.name} ran ${victimRuns.succeeded.size} before it was killed`,
+			`  killed worker:            ${victim.name}, SIGKILL after ${kill?.answered ?? '-'} answers, ` +
+				`holding ${held.length} executions (${held.filter((execution) => victimRuns.started.has(execution.id)).length} of them logged as started)`,
+			...heldDetails.map(describeHeld),
+			`  run again:                ${runTwice.length} of them started again on ${survivor.name}; ` +
+				`${retries.length} executions in n8n are retries of another`,
+			`  n8n's error on them:      ${[...new Set(heldDetails.map((detail) => detail.error ?? '-'))].join(' | ')}`,
+			`  n8n main log:             ${gaveUpLines.length} "Problem with execution …: … Aborting.", ` +
+				`${webhookLines.length} "Webhook execution failed before a response was sent"`,
+			`  load:                     ${answers.length} requests in ${loadSeconds.toFixed(1)} s ` +
+				`(${(answers.length / loadSeconds).toFixed(1)}/s); answer time median ${percentile(answers, 0.5)} ms, ` +
+				`p95 ${percentile(answers, 0.95)} ms, max ${percentile(answers, 1)} ms`,
+			`  throughput:               ${okAnswers.length} OK answers in ${seconds(lastOkAt - load.startedAt)} s ` +
+				`(${(okAnswers.length / ((lastOkAt - load.startedAt) / 1000)).toFixed(1)} contacts/s); ` +
+				`the service got ${service.requests.length} requests, at most ${peakRequestsPerSecond(service)} in one second`,
+			`  settled:                  ${seconds(settledAt - load.endedAt)} s after the last answer, ` +
+				`${kill ? seconds(settledAt - kill.at) : '-'} s after the kill`,
+			`  wall time:                ${seconds(Date.now() - scenarioStartedAt)} s (setup, load, settling)`,
+		];
+		process.stdout.write(`${lines.join('\n')}\n`);
+	} catch (error) {
+		keepFiles = true;
+		check('scenario ran to the end', false, (error as Error).stack ?? String(error));
+	} finally {
+		for (const stop of stops.reverse()) {
+			try {
+				await stop();
+			} catch (error) {
+				process.stdout.write(`could not stop a process: ${(error as Error).message}\n`);
+			}
+		}
+		const failedChecks = checks.filter((entry) => !entry.passed).length;
+		if (keepFiles || failedChecks > 0) {
+			const folders = [workDir, ...new Set(homes.map((home) => home.userFolder))];
+			process.stdout.write(`logs kept in: ${folders.join(' ')}\n`);
+		} else {
+			rmSync(workDir, { recursive: true, force: true });
+			for (const home of homes) removeN8nHome(home);
+		}
+		process.stdout.write(
+			`\nqueue: ${checks.length - failedChecks} passed, ${failedChecks} failed\n`,
+		);
+		process.exitCode = failedChecks > 0 ? 1 : 0;
+	}
+}
+
+function statusAtKill(load: LoadResult, id: string): string {
+	return load.statusAtKill.get(id) ?? 'not listed';
+}
+
+function peakRequestsPerSecond(service: StandIn): number {
+	const times = service.requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+	let peak = 0;
+	let windowStart = 0;
+	for (let index = 0; index < times.length; index++) {
+		while (times[index] - times[windowStart] >= 1000) windowStart++;
+		peak = Math.max(peak, index - windowStart + 1);
+	}
+	return peak;
+}
+
+function seconds(ms: number): string {
+	return (ms / 1000).toFixed(1);
+}
+
+function describeAnswer(answer: Answer | undefined): string {
+	if (!answer) return 'nothing';
+	if (answer.status === undefined) return `no answer (${answer.error})`;
+	return (
+		`HTTP ${answer.status} ${answer.body.slice(0, 60)} after ` +
+		`${seconds(answer.answeredAt - answer.sentAt)} s`
+	);
+}
+
+function percentile(answers: Answer[], fraction: number): number {
+	const durations = answers
+		.map((answer) => answer.answeredAt - answer.sentAt)
+		.sort((a, b) => a - b);
+	if (durations.length === 0) return 0;
+	return durations[Math.min(durations.length - 1, Math.floor(fraction * durations.length))];
+}
+
+await main();
