@@ -2,7 +2,7 @@
  * A real n8n with this package installed the way users install a community package:
  * the `npm pack` tarball unpacked into `<user folder>/.n8n/nodes/node_modules/`.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import {
 	createWriteStream,
 	mkdirSync,
@@ -178,30 +178,68 @@ export async function startN8n(
 	});
 	child.stdout.pipe(log);
 	child.stderr.pipe(log);
+	const { pid, stop } = await superviseUntilReady(child, {
+		label: 'n8n start',
+		readinessUrl: `http://127.0.0.1:${port}/healthz/readiness`,
+		logFile,
+		readyWithinMs: 120_000,
+		graceMs: 15_000,
+	});
+	return { url: `http://127.0.0.1:${port}`, pid, logFile, stop };
+}
+
+export interface SupervisedProcess {
+	pid: number;
+	/** Resolves when the process has ended, however it ended. */
+	exited: Promise<void>;
+	/** Ends it by its PID: SIGTERM, then SIGKILL if it is still there after the grace period. */
+	stop(): Promise<void>;
+}
+
+/**
+ * Keeps a spawned n8n process in hand: it ends with the process that started it, stop() ends it
+ * by its PID, and this resolves once its readiness URL answers (or stops it and throws).
+ */
+export async function superviseUntilReady(
+	child: ChildProcess,
+	options: {
+		label: string;
+		readinessUrl: string;
+		logFile: string;
+		readyWithinMs: number;
+		graceMs: number;
+	},
+): Promise<SupervisedProcess> {
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const killOnExit = () => child.kill('SIGKILL');
 	process.once('exit', killOnExit);
 	void exited.then(() => process.off('exit', killOnExit));
-	const url = `http://127.0.0.1:${port}`;
 	const stop = async () => {
 		if (child.exitCode !== null || child.signalCode !== null) return;
 		process.kill(child.pid!, 'SIGTERM');
-		const killed = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 15_000);
+		const killed = setTimeout(
+			() => child.pid && process.kill(child.pid, 'SIGKILL'),
+			options.graceMs,
+		);
 		await exited;
 		clearTimeout(killed);
 	};
 	const startedAt = Date.now();
-	while (Date.now() - startedAt < 120_000) {
-		if (child.exitCode !== null) throw new Error(`n8n start exited early; see ${logFile}`);
-		const ready = await fetch(`${url}/healthz/readiness`).then(
+	while (Date.now() - startedAt < options.readyWithinMs) {
+		if (child.exitCode !== null) {
+			throw new Error(`${options.label} exited early; see ${options.logFile}`);
+		}
+		const ready = await fetch(options.readinessUrl).then(
 			(response) => response.ok,
 			() => false,
 		);
-		if (ready) return { url, pid: child.pid!, logFile, stop };
+		if (ready) return { pid: child.pid!, exited, stop };
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	await stop();
-	throw new Error(`n8n start was not ready within 120 s; see ${logFile}`);
+	throw new Error(
+		`${options.label} was not ready within ${options.readyWithinMs / 1000} s; see ${options.logFile}`,
+	);
 }
 
 export const OWNER = {

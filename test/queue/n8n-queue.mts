@@ -5,8 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { N8nHome } from '../e2e/n8n-instance.mts';
+import { superviseUntilReady, type N8nHome } from '../e2e/n8n-instance.mts';
 import { freePort } from '../e2e/n8n-runtime.mts';
 import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
 
@@ -114,30 +113,14 @@ export async function startWorker(
 		}
 	});
 	child.stderr.pipe(log);
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	const killOnExit = () => child.kill('SIGKILL');
-	process.once('exit', killOnExit);
-	void exited.then(() => process.off('exit', killOnExit));
-	const stop = async () => {
-		if (child.exitCode !== null || child.signalCode !== null) return;
-		process.kill(child.pid!, 'SIGTERM');
-		const killed = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 40_000);
-		await exited;
-		clearTimeout(killed);
-	};
-	const readiness = `http://127.0.0.1:${healthPort}/healthz/readiness`;
-	const startedAt = Date.now();
-	while (Date.now() - startedAt < 180_000) {
-		if (child.exitCode !== null) throw new Error(`${name} exited early; see ${logFile}`);
-		const ready = await fetch(readiness).then(
-			(response) => response.ok,
-			() => false,
-		);
-		if (ready) return { name, pid: child.pid!, logFile, entries, exited, stop };
-		await sleep(250);
-	}
-	await stop();
-	throw new Error(`${name} was not ready within 180 s; see ${logFile}`);
+	const { pid, exited, stop } = await superviseUntilReady(child, {
+		label: name,
+		readinessUrl: `http://127.0.0.1:${healthPort}/healthz/readiness`,
+		logFile,
+		readyWithinMs: 180_000,
+		graceMs: 40_000,
+	});
+	return { name, pid, logFile, entries, exited, stop };
 }
 
 /** The PIDs of a process's children, grandchildren and so on (Linux /proc). */
