@@ -21,7 +21,40 @@ export function serviceRoot(baseUrl: unknown): string {
 	return url.replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
+/** Where a request goes: its `url` (or, from n8n's older request helpers, `uri`) against the root. */
+function requestTarget(options: IHttpRequestOptions, root: string): URL | undefined {
+	const { url, uri } = options as IHttpRequestOptions & { uri?: unknown };
+	const address = typeof url === 'string' && url ? url : typeof uri === 'string' ? uri : '';
+	try {
+		return new URL(address, `${options.baseURL ?? root}/`);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Both spellings: n8n's request helper reads the first, its legacy request helper the others. */
+const NO_REDIRECTS = {
+	disableFollowRedirect: true,
+	followRedirect: false,
+	followAllRedirects: false,
+	maxRedirects: 0,
+};
+
 const REFUSED_KEY = 'The service refused the API key. Check the API Key.';
+const SERVICE_ERROR =
+	'The Contract Signing service answered with an error, so the key could not be checked. Try again in a few minutes.';
+const NOT_THE_SERVICE =
+	'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.';
+
+/** Fails the test when the reply's `code` is one of these, as text or number. */
+function codeRule(codes: number[], message: string) {
+	return codes.flatMap((code) =>
+		[String(code), code].map((value) => ({
+			type: 'responseSuccessBody' as const,
+			properties: { key: 'code', value, message },
+		})),
+	);
+}
 
 export class ContractSigningApi implements ICredentialType {
 	name = 'contractSigningApi';
@@ -56,14 +89,27 @@ export class ContractSigningApi implements ICredentialType {
 		},
 	];
 
-	/** Plain code rather than expressions: this runs for every request the node sends. */
+	/**
+	 * Plain code rather than expressions: this runs for every request the node sends. It is also
+	 * what keeps the key at the Base URL's origin for every node using this credential (the HTTP
+	 * Request node too): a request elsewhere is refused, and redirects are not followed, since
+	 * n8n would send the X-Service-Key header on to wherever a redirect points.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const root = serviceRoot(credentials.baseUrl);
+		const target = requestTarget(requestOptions, root);
+		if (target && target.origin !== new URL(root).origin) {
+			throw new Error(
+				`The Contract Signing API credential sends its key only to ${new URL(root).origin}, its Base URL, but this request goes to ${target.origin}. Use an address under the Base URL, or correct the Base URL.`,
+			);
+		}
 		return {
 			...requestOptions,
-			baseURL: serviceRoot(credentials.baseUrl),
+			...NO_REDIRECTS,
+			baseURL: root,
 			headers: { ...requestOptions.headers, 'X-Service-Key': String(credentials.apiKey ?? '') },
 		};
 	}
@@ -83,18 +129,16 @@ export class ContractSigningApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
-			...['401', 401, '403', 403].map((code) => ({
-				type: 'responseSuccessBody' as const,
-				properties: { key: 'code', value: code, message: REFUSED_KEY },
-			})),
+			...codeRule([401, 403], REFUSED_KEY),
+			...codeRule([429, 500, 502, 503, 504], SERVICE_ERROR),
+			// The service always sends code and message: a reply without them is not the service's.
 			{
 				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: undefined,
-					message:
-						'Something answers at the Base URL, but not the Contract Signing service. Check the Base URL.',
-				},
+				properties: { key: 'code', value: undefined, message: NOT_THE_SERVICE },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'message', value: undefined, message: NOT_THE_SERVICE },
 			},
 		],
 	};

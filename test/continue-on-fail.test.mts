@@ -53,7 +53,7 @@ const expectedFailures = [
 		error: expect.stringMatching(/^The connection closed before the reply was complete/),
 		details: {
 			code: expect.any(String),
-			description: expect.stringMatching(/worth a retry/),
+			description: expect.stringMatching(/^The contract may have been created all the same/),
 		},
 	},
 ];

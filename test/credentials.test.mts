@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type {
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
 	INodeType,
 } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIAL_TYPE, loadPackage, registerNodeType } from './engine/n8n-engine.mts';
 import { credentialsFor, runStep, useStandIn } from './helpers.mts';
 import { runWorkflow } from './engine/n8n-engine.mts';
+import { startRecorder, type Recorder } from './service/recorder.mts';
 
 const service = useStandIn();
 
@@ -107,12 +109,99 @@ describe('credential test', () => {
 	it('says the Base URL is wrong when something else answers there', async () => {
 		expect(await testCredential({ baseUrl: otherWebsiteUrl, apiKey: 'any' })).toEqual({
 			error:
-				'Something answers at the Base URL, but not the Contract Signing service. Check the Base URL.',
+				'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
 		});
 	});
 
 	it('says the Base URL cannot be reached when nothing answers there', async () => {
 		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any' });
 		expect(result.error).toMatch(/ECONNREFUSED|refused/i);
+	});
+});
+
+describe('the key goes to the Base URL’s origin only, for every node using the credential', () => {
+	/** A node that sends one request with the credential, as the HTTP Request node does. */
+	const anyRequestNode: INodeType = {
+		description: {
+			displayName: 'Any request',
+			name: 'test.anyRequest',
+			group: ['output'],
+			version: 1,
+			description: 'Sends one POST with the Contract Signing credential',
+			defaults: { name: 'Any request' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+				{ displayName: 'Legacy', name: 'legacy', type: 'boolean', default: false },
+			],
+		},
+		async execute(this: IExecuteFunctions) {
+			const url = this.getNodeParameter('url', 0) as string;
+			const body = { data: { action: 'create', client: { fullname: 'Ada' } } };
+			const reply: unknown = this.getNodeParameter('legacy', 0)
+				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'POST',
+						uri: url,
+						body,
+						json: true,
+						followRedirect: true,
+						followAllRedirects: true,
+					})
+				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'POST',
+						url,
+						body,
+						json: true,
+					});
+			return [[{ json: { reply: JSON.stringify(reply) } }]];
+		},
+	};
+
+	let elsewhere: Recorder;
+	beforeAll(async () => {
+		registerNodeType(anyRequestNode);
+		elsewhere = await startRecorder();
+	});
+	afterAll(async () => {
+		await elsewhere.close();
+	});
+
+	const send = (url: string, legacy: boolean) =>
+		runWorkflow([{ name: 'Any request', type: 'test.anyRequest', parameters: { url, legacy } }], {
+			credentials: credentialsFor(service()),
+		});
+
+	it.each([false, true])(
+		'refuses a request to another origin (legacy helper: %s)',
+		async (legacy) => {
+			const run = await send(`${elsewhere.url}/v1/client`, legacy);
+
+			expect(run.error?.message).toContain(
+				`The Contract Signing API credential sends its key only to ${service().url}, its Base URL, but this request goes to ${elsewhere.url}.`,
+			);
+			expect(elsewhere.requests).toEqual([]);
+		},
+	);
+
+	it.each([false, true])(
+		'does not follow a redirect to another origin (legacy helper: %s)',
+		async (legacy) => {
+			elsewhere.requests.length = 0;
+			service().injectFault({ kind: 'redirect', location: `${elsewhere.url}/v1/client` });
+			const run = await send(`${service().url}/v1/client`, legacy);
+
+			expect(service().requests).toHaveLength(1);
+			expect(elsewhere.requests).toEqual([]);
+			expect(run.outputs('Any request')).toEqual([]);
+		},
+	);
+
+	it('still sends to an address under the Base URL', async () => {
+		const run = await send(`${service().url}/v1/client`, false);
+
+		expect(run.error).toBeUndefined();
+		expect(service().counts().clients).toBe(1);
 	});
 });

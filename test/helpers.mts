@@ -27,13 +27,27 @@ export function credentialsFor(service: StandIn, overrides: IDataObject = {}) {
 export async function runStep(
 	service: StandIn,
 	parameters: IDataObject,
-	options: { items?: IDataObject[]; credentials?: IDataObject; onError?: Step['onError'] } = {},
+	options: {
+		items?: IDataObject[];
+		credentials?: IDataObject;
+		onError?: Step['onError'];
+		settings?: Step['settings'];
+		cancelWhen?: Promise<unknown>;
+	} = {},
 ): Promise<WorkflowRun & { items: IDataObject[] }> {
 	const run = await runWorkflow(
-		[{ name: 'Contract Signing', parameters, onError: options.onError }],
+		[
+			{
+				name: 'Contract Signing',
+				parameters,
+				onError: options.onError,
+				settings: options.settings,
+			},
+		],
 		{
 			credentials: credentialsFor(service, options.credentials),
 			items: options.items,
+			cancelWhen: options.cancelWhen,
 		},
 	);
 	const items = (run.outputs('Contract Signing')[0] ?? []).map((item) => item.json);

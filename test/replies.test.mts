@@ -31,17 +31,33 @@ describe('one reply check for every operation', () => {
 		expect(items[0]).toMatchObject({ email: 'ada@example.com' });
 	});
 
-	it('describes an HTML error page with its HTTP status and says a retry is worth it', async () => {
+	it('describes an HTML error page with its HTTP status and, for a read, says a retry is safe', async () => {
+		service().injectFault({ kind: 'html', status: 502 });
+		const { error } = await runStep(service(), {
+			resource: 'user',
+			operation: 'get',
+			clientKey: 'cli_1',
+			email: 'ada@example.com',
+		});
+
+		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
+		expect(error?.description).toBe(
+			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.',
+		);
+	});
+
+	it('for a create, says where to look for the client the service may have created', async () => {
 		service().injectFault({ kind: 'html', status: 502 });
 		const { error } = await runStep(service(), {
 			resource: 'client',
 			operation: 'create',
 			fullname: 'Ada',
+			customKey: 'crm-1042',
 		});
 
 		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
 		expect(error?.description).toBe(
-			'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
+			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "crm-1042" before you run this item again.',
 		);
 	});
 

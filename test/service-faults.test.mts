@@ -14,7 +14,12 @@ const CHECK_KEY =
 const CHECK_KEYS =
 	'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.';
 const CHECK_FIELDS = 'Check the fields of this node against the message above.';
-const RETRY = 'worth a retry: turn on Retry On Fail';
+/** A create the service may have acted on: the error says where to look, and nothing is resent. */
+const MAY_EXIST =
+	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
+const NO_WAITING = { retryWhenBusy: { maxRetries: 0 } };
+const STILL_BUSY =
+	'The service is busy. Space requests out with Options → Batching, or run the workflow again later. The node did not wait, as far as Retry When Busy allows.';
 
 interface FaultCase {
 	name: string;
@@ -71,29 +76,31 @@ const faults: FaultCase[] = [
 	{
 		name: 'HTTP 429',
 		fault: jsonError(429, 'Rate limit exceeded'),
+		parameters: NO_WAITING,
 		message: 'Rate limit exceeded',
-		description: /Batching.*Retry On Fail/,
+		description: STILL_BUSY,
 		code: '429',
 	},
 	{
 		name: 'HTTP 500',
 		fault: jsonError(500, 'Internal error'),
 		message: 'Internal error',
-		description: new RegExp(RETRY),
+		description: MAY_EXIST,
 		code: '500',
 	},
 	{
 		name: 'HTTP 502',
 		fault: jsonError(502, 'Bad gateway'),
 		message: 'Bad gateway',
-		description: new RegExp(RETRY),
+		description: MAY_EXIST,
 		code: '502',
 	},
 	{
 		name: 'HTTP 503',
 		fault: jsonError(503, 'Down for maintenance'),
+		parameters: NO_WAITING,
 		message: 'Down for maintenance',
-		description: new RegExp(RETRY),
+		description: STILL_BUSY,
 		code: '503',
 	},
 	{
@@ -106,35 +113,36 @@ const faults: FaultCase[] = [
 	{
 		name: 'code as a number',
 		fault: { kind: 'bodyCode', code: 503, message: 'Busy' },
+		parameters: NO_WAITING,
 		message: 'Busy',
-		description: new RegExp(RETRY),
+		description: STILL_BUSY,
 		code: '503',
 	},
 	{
 		name: 'an HTML error page',
 		fault: { kind: 'html', status: 502 },
 		message: 'The service sent a web page instead of data (HTTP 502)',
-		description: new RegExp(RETRY),
+		description: MAY_EXIST,
 		code: '502',
 	},
 	{
 		name: 'an empty body',
 		fault: { kind: 'empty', status: 200 },
 		message: 'The service sent an empty reply (HTTP 200)',
-		description: /Base URL.*worth a retry/,
+		description: MAY_EXIST,
 		code: '200',
 	},
 	{
 		name: 'truncated JSON',
 		fault: { kind: 'truncated' },
 		message: /^The service sent an incomplete reply \(HTTP 20\d\): it may have been cut off$/,
-		description: /worth a retry/,
+		description: MAY_EXIST,
 	},
 	{
 		name: 'a reply without the contract',
 		fault: { kind: 'missingResource' },
 		message: 'The service replied "Contract created" but sent no contract record',
-		description: /worth a retry/,
+		description: MAY_EXIST,
 		code: '201',
 	},
 	{
@@ -142,11 +150,12 @@ const faults: FaultCase[] = [
 		fault: { kind: 'delay', ms: 3000 },
 		parameters: { requestOptions: { timeout: 300 } },
 		message: 'The service did not answer in time (timeout of 300ms exceeded)',
-		description: /Options → Timeout.*worth a retry/,
+		description: MAY_EXIST,
 	},
 	{
 		name: 'connection refused',
 		credentials: { baseUrl: 'http://127.0.0.1:9' },
+		parameters: NO_WAITING,
 		message: /refused/i,
 		description: /Nothing answers at the Base URL/,
 	},
@@ -154,7 +163,7 @@ const faults: FaultCase[] = [
 		name: 'connection closed mid-reply',
 		fault: { kind: 'close' },
 		message: /^The connection closed before the reply was complete \(.+\)$/,
-		description: /worth a retry/,
+		description: MAY_EXIST,
 	},
 ];
 

@@ -19,6 +19,7 @@ import {
 	simplifyField,
 	userKeyField,
 } from './shared/fields';
+import { retryWhenBusyField } from './shared/waits';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -82,6 +83,7 @@ export class ContractSigning implements INodeType {
 			usersField,
 			usersListField,
 			simplifyField,
+			retryWhenBusyField,
 		],
 	};
 }

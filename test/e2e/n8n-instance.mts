@@ -109,6 +109,16 @@ export async function importWorkflow(home: N8nHome, file: string): Promise<void>
 	await cli(home, ['import:workflow', `--input=${file}`]);
 }
 
+/** Imports several workflows with one call of the CLI (each call starts n8n anew). */
+export async function importWorkflows(home: N8nHome, workflows: Array<{ id: string }>) {
+	const file = writeTemp(home, `workflows-${workflows[0].id}.json`, workflows);
+	try {
+		await importWorkflow(home, file);
+	} finally {
+		rmSync(file);
+	}
+}
+
 /** Webhook-triggered workflows answer on the production URL only once published. */
 export async function publishWorkflow(home: N8nHome, id: string): Promise<void> {
 	await cli(home, ['publish:workflow', `--id=${id}`]);
@@ -124,7 +134,14 @@ export interface ExecutionResult {
 			resultData: {
 				runData: Record<
 					string,
-					Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+					Array<{
+						data?: {
+							main: Array<Array<{
+								json: Record<string, unknown>;
+								pairedItem?: { item: number };
+							}> | null>;
+						};
+					}>
 				>;
 				error?: { message: string };
 			};
@@ -147,9 +164,14 @@ export async function executeWorkflow(home: N8nHome, id: string): Promise<Execut
 }
 
 /** Items on each output of a node in a run: index 0 is the main output, 1 the error output. */
-export function nodeOutputs(result: ExecutionResult, nodeName: string) {
+export function nodeItems(result: ExecutionResult, nodeName: string) {
 	const runs = result.run.data.resultData.runData[nodeName] ?? [];
-	return (runs[0]?.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json));
+	return (runs[0]?.data?.main ?? []).map((items) => items ?? []);
+}
+
+/** The JSON of the items on each output of a node in a run. */
+export function nodeOutputs(result: ExecutionResult, nodeName: string) {
+	return nodeItems(result, nodeName).map((items) => items.map((item) => item.json));
 }
 
 export interface RunningN8n {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedClient } from '../service/seed-client.mts';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	createN8nHome,
@@ -45,11 +46,14 @@ const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const cliOutputs: string[] = [];
 
 let service: StandIn;
+/** Another server: nothing carrying the key may reach it. */
+let elsewhere: Recorder;
 let home: N8nHome | undefined;
 
 beforeAll(async () => {
 	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
 	service = await startStandIn({ apiKey: API_KEY });
+	elsewhere = await startRecorder();
 	home = await createN8nHome(runtime, await packPackage());
 	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 	for (const file of [WEBHOOK_EXAMPLE, MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) {
@@ -60,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await service?.close();
+	await elsewhere?.close();
 	removeN8nHome(home);
 });
 
@@ -148,7 +153,7 @@ describe('n8n execute (headless)', () => {
 				details: {
 					code: '500',
 					description:
-						'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
+						'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "2" before you run this item again.',
 				},
 			},
 		]);
@@ -293,7 +298,37 @@ describe('n8n start', () => {
 			'Error',
 			'ECONNREFUSED',
 		],
+		[
+			'a service that answers with an error',
+			() => {
+				service.injectFault({
+					kind: 'status',
+					status: 503,
+					body: { code: '503', message: 'Down for maintenance' },
+				});
+				return { baseUrl: service.url, apiKey: service.apiKey };
+			},
+			'Error',
+			'The Contract Signing service answered with an error, so the key could not be checked. Try again in a few minutes.',
+		],
+		[
+			'a Base URL that redirects elsewhere',
+			() => {
+				service.injectFault({ kind: 'redirect', location: `${elsewhere.url}/v1/user` });
+				return { baseUrl: service.url, apiKey: service.apiKey };
+			},
+			'Error',
+			'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
+		],
+		[
+			'a Base URL where another server answers',
+			() => ({ baseUrl: elsewhere.url, apiKey: service.apiKey }),
+			'Error',
+			'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
+		],
 	])('tests the credential with %s', async (_case, data, status, message) => {
+		service.reset();
+		elsewhere.requests.length = 0;
 		const response = await rest('/rest/credentials/test', {
 			method: 'POST',
 			body: JSON.stringify({
@@ -307,6 +342,7 @@ describe('n8n start', () => {
 		});
 		expect(response.status).toBe(200);
 		expect(((await response.json()) as { data: unknown }).data).toEqual({ status, message });
+		if (_case === 'a Base URL that redirects elsewhere') expect(elsewhere.requests).toEqual([]);
 	});
 
 	it('answers the published webhook with fresh keys for each contact', async () => {

@@ -166,6 +166,8 @@ export interface WorkflowRun {
 export interface RunOptions {
 	credentials: ICredentialDataDecryptedObject;
 	items?: IDataObject[];
+	/** Cancels the execution, as the editor's stop button does, once this settles. */
+	cancelWhen?: Promise<unknown>;
 }
 
 /** Runs Items → steps[0] → steps[1] … through WorkflowExecute and returns what n8n recorded. */
@@ -247,10 +249,12 @@ export async function runWorkflow(steps: Step[], options: RunOptions): Promise<W
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const run = await new WorkflowExecute(additionalData, 'manual').run({
+	const running = new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
 		startNode: source,
 	});
+	void options.cancelWhen?.then(() => running.cancel());
+	const run = await running;
 	const runData = run.data.resultData.runData;
 	return {
 		run,

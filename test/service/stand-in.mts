@@ -37,7 +37,10 @@ export interface RecordedRequest {
 }
 
 export type Fault =
-	| { kind: 'status'; status: number; body?: unknown }
+	| { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+	/** Does what was asked (creates the record), then answers with an error all the same. */
+	| { kind: 'afterActing'; status: number; body?: unknown }
+	| { kind: 'redirect'; location: string; status?: number }
 	| { kind: 'html'; status?: number }
 	| { kind: 'empty'; status?: number }
 	| { kind: 'truncated' }
@@ -482,10 +485,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		return handler(data);
 	}
 
-	function sendJson(res: ServerResponse, status: number, body: unknown): void {
+	function sendJson(
+		res: ServerResponse,
+		status: number,
+		body: unknown,
+		headers: Record<string, string> = {},
+	): void {
 		if (res.destroyed) return;
 		const text = JSON.stringify(body);
 		res.writeHead(status, {
+			...headers,
 			'content-type': 'application/json; charset=utf-8',
 			'content-length': Buffer.byteLength(text),
 		});
@@ -513,9 +522,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 	function applyFault(res: ServerResponse, fault: Fault, path: string): void {
 		if (res.destroyed) return;
 		switch (fault.kind) {
-			case 'status': {
+			case 'status':
+			case 'afterActing': {
 				const message = STATUS_CODES[fault.status] ?? 'Injected error';
-				sendJson(res, fault.status, fault.body ?? { code: code(fault.status), message });
+				const headers = fault.kind === 'status' ? fault.headers : undefined;
+				sendJson(res, fault.status, fault.body ?? { code: code(fault.status), message }, headers);
+				return;
+			}
+			case 'redirect': {
+				res.writeHead(fault.status ?? 307, { location: fault.location, 'content-length': 0 });
+				res.end();
 				return;
 			}
 			case 'html': {
@@ -612,6 +628,13 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			const fault = takeFault(record);
 			const extraDelay = fault?.kind === 'delay' ? fault.ms : 0;
 			await pause(settings.latencyMs + extraDelay);
+			if (fault?.kind === 'afterActing') {
+				try {
+					handleApiRequest(req, record);
+				} catch {
+					// Acting failed as it would have without the fault; the fault's answer stands.
+				}
+			}
 			if (fault && fault.kind !== 'delay') {
 				applyFault(res, fault, record.path);
 				return;

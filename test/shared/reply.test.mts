@@ -39,11 +39,11 @@ describe('checkReply', () => {
 		],
 		[
 			'429',
-			'The service is receiving too many requests. Space them out with Options → Batching, and turn on Retry On Fail in the node settings to retry automatically.',
+			'The service is busy. Space requests out with Options → Batching, or run the workflow again later.',
 		],
 		[
 			'500',
-			'The service had a problem. This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.',
+			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.',
 		],
 		['400', 'Check the fields of this node against the message above.'],
 	])('hints what to do for code %s', (code, description) => {
@@ -85,6 +85,7 @@ describe('describeTransportFailure', () => {
 			message: 'refused',
 			description:
 				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+			outcome: 'busy',
 		});
 	});
 
@@ -109,7 +110,13 @@ describe('withoutSecret', () => {
 	it('masks the secret in every string, at any depth', () => {
 		expect(
 			withoutSecret({ message: 'bad key k3y', list: ['k3y', 1], nested: { key: 'k3yk3y' } }, 'k3y'),
-		).toEqual({ message: 'bad key ***', list: ['***', 1], nested: { key: '******' } });
+		).toEqual({ message: 'bad key ***', list: ['***', 1], nested: { key: '***' } });
+	});
+
+	it('masks a short key only where it stands alone, so no other text is garbled', () => {
+		expect(withoutSecret('Check the API Key: k was refused (key=k)', 'k')).toBe(
+			'Check the API Key: *** was refused (key=***)',
+		);
 	});
 
 	it('leaves values alone without a secret', () => {

@@ -2,17 +2,30 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Resource = 'client' | 'user' | 'contract';
 
+/**
+ * What a failed request says about the record it was for:
+ * - `refused`: the service did not act, and sending the same again gets the same answer;
+ * - `busy`: the service did not act and asks to be asked again later (429, 503, no connection);
+ * - `unknown`: the service may have acted (5xx, timeout, cut connection, incomplete reply).
+ */
+export type Outcome = 'refused' | 'busy' | 'unknown';
+
 export interface ReplyFailure {
 	ok: false;
 	message: string;
 	description: string;
 	httpCode: string;
+	outcome: Outcome;
+	/** How long the service asked to wait (Retry-After), in milliseconds. */
+	retryAfterMs?: number;
 }
 
 export type ReplyCheck = { ok: true; body: IDataObject } | ReplyFailure;
 
-const RETRY_HINT =
-	'This is usually temporary and worth a retry: turn on Retry On Fail in the node settings, or run the workflow again later.';
+export type ReplyHeaders = Record<string, unknown>;
+
+export const TRY_LATER =
+	'This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.';
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,6 +33,12 @@ function isPlainObject(value: unknown): value is IDataObject {
 
 function isSuccess(code: string): boolean {
 	return /^2\d\d$/.test(code);
+}
+
+function outcomeOf(code: string): Outcome {
+	if (code === '429' || code === '503') return 'busy';
+	if (/^[34]\d\d$/.test(code)) return 'refused';
+	return 'unknown';
 }
 
 function hintFor(code: string, resource: Resource): string {
@@ -33,15 +52,11 @@ function hintFor(code: string, resource: Resource): string {
 	}
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
-	if (code === '429') {
-		return 'The service is receiving too many requests. Space them out with Options → Batching, and turn on Retry On Fail in the node settings to retry automatically.';
+	if (code === '429' || code === '503') {
+		return 'The service is busy. Space requests out with Options → Batching, or run the workflow again later.';
 	}
-	if (/^5\d\d$/.test(code)) return `The service had a problem. ${RETRY_HINT}`;
+	if (/^5\d\d$/.test(code)) return `The service had a problem. ${TRY_LATER}`;
 	return 'Check the fields of this node against the message above.';
-}
-
-function isRetryable(code: string): boolean {
-	return code === '429' || /^5\d\d$/.test(code);
 }
 
 function describeNonJson(statusCode: number, body: unknown): string {
@@ -57,21 +72,64 @@ function describeNonJson(statusCode: number, body: unknown): string {
 	return `The service sent a reply that is not JSON (HTTP ${statusCode})`;
 }
 
+function header(headers: ReplyHeaders | undefined, name: string): string | undefined {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	const text = Array.isArray(value) ? value[0] : value;
+	return typeof text === 'string' && text.trim() ? text.trim() : undefined;
+}
+
+/** Retry-After in milliseconds, from seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined) return undefined;
+	if (/^\d+$/.test(value)) return Number(value) * 1000;
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function redirectFailure(status: string, headers: ReplyHeaders | undefined): ReplyFailure {
+	const location = header(headers, 'location');
+	return {
+		ok: false,
+		message: location
+			? `The service address redirects to ${location}`
+			: `The service address redirects elsewhere (HTTP ${status})`,
+		description:
+			'Nothing was sent there: the API key goes only to the Base URL. If the service has moved, enter its new address as the Base URL in the Contract Signing credential.',
+		httpCode: status,
+		outcome: 'refused',
+	};
+}
+
 /**
  * The one place that knows the service's reply format. Success needs a 2xx HTTP status,
- * a 2xx `code` in the body (text or number) and the resource member.
+ * a 2xx `code` in the body (text or number) and the resource member. A failure says what it
+ * means for the record (`outcome`) and, where the service asked, how long to wait.
  */
-export function checkReply(statusCode: number, body: unknown, resource: Resource): ReplyCheck {
+export function checkReply(
+	statusCode: number,
+	body: unknown,
+	resource: Resource,
+	headers?: ReplyHeaders,
+): ReplyCheck {
 	const status = String(statusCode);
+	if (/^3\d\d$/.test(status)) return redirectFailure(status, headers);
+	const waitMs = retryAfterMs(header(headers, 'retry-after'));
+	const withWait = (failure: ReplyFailure): ReplyFailure =>
+		failure.outcome === 'busy' && waitMs !== undefined
+			? { ...failure, retryAfterMs: waitMs }
+			: failure;
 	if (!isPlainObject(body)) {
-		return {
+		const outcome = isSuccess(status) ? 'unknown' : outcomeOf(status);
+		return withWait({
 			ok: false,
 			message: describeNonJson(statusCode, body),
-			description: isRetryable(status)
-				? hintFor(status, resource)
-				: `Check that the Base URL in the Contract Signing credential points to the service. ${RETRY_HINT}`,
+			description:
+				outcome === 'unknown' && isSuccess(status)
+					? `Check that the Base URL in the Contract Signing credential points to the service. ${TRY_LATER}`
+					: hintFor(status, resource),
 			httpCode: status,
-		};
+			outcome,
+		});
 	}
 	const code = body.code === undefined || body.code === null ? '' : String(body.code);
 	const serviceMessage = typeof body.message === 'string' ? body.message.trim() : '';
@@ -80,40 +138,58 @@ export function checkReply(statusCode: number, body: unknown, resource: Resource
 		return {
 			ok: false,
 			message: `The service replied "${serviceMessage || code}" but sent no ${resource} record`,
-			description: `The reply lacks the ${resource} the next steps need. ${RETRY_HINT}`,
+			description: `The reply lacks the ${resource} the next steps need. ${TRY_LATER}`,
 			httpCode: code,
+			outcome: 'unknown',
 		};
 	}
 	const errorCode = isSuccess(code) || code === '' ? status : code;
-	return {
+	return withWait({
 		ok: false,
 		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
 		description: hintFor(errorCode, resource),
 		httpCode: errorCode,
-	};
+		outcome: outcomeOf(errorCode),
+	});
+}
+
+export interface TransportFailure {
+	message: string;
+	description: string;
+	outcome: Outcome;
 }
 
 /**
- * A failure before any usable reply: what happened and what to do, from the network error's code
- * and text. n8n's own wording is kept where it is right (a refused connection) and replaced where
- * it misleads (it calls a timeout "aborted, perhaps the server is offline").
+ * A failure before any usable reply: what happened, what to do, and whether the request may
+ * have reached the service. n8n's own wording is kept where it is right (a refused connection)
+ * and replaced where it misleads (it calls a timeout "aborted, perhaps the server is offline").
  */
 export function describeTransportFailure(
 	code: string,
 	detail: string,
 	message: string,
-): { message: string; description: string } {
-	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+): TransportFailure {
+	if (code === 'ECONNREFUSED') {
 		return {
 			message,
 			description:
 				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+			outcome: 'busy',
+		};
+	}
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return {
+			message,
+			description:
+				'The Base URL’s host name is unknown. Check the Base URL in the Contract Signing credential.',
+			outcome: 'refused',
 		};
 	}
 	if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail))) {
 		return {
 			message: `The service did not answer in time (${detail})`,
-			description: `Raise Options → Timeout, or space requests out with Options → Batching. ${RETRY_HINT}`,
+			description: `Raise Options → Timeout, or space requests out with Options → Batching. ${TRY_LATER}`,
+			outcome: 'unknown',
 		};
 	}
 	if (
@@ -124,21 +200,36 @@ export function describeTransportFailure(
 	) {
 		return {
 			message: `The connection closed before the reply was complete (${detail})`,
-			description: RETRY_HINT,
+			description: TRY_LATER,
+			outcome: 'unknown',
 		};
 	}
-	return { message, description: 'Check the Base URL in the Contract Signing credential.' };
+	return {
+		message,
+		description: 'Check the Base URL in the Contract Signing credential.',
+		outcome: 'unknown',
+	};
 }
 
-/** The value with every occurrence of the secret, in any string inside it, masked. */
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The value with the secret masked as `***` in every string inside it, wherever the secret
+ * stands as a whole token: a key that happens to be part of a word ("k" in "Check") leaves the
+ * word alone, so masking can never garble text.
+ */
 export function withoutSecret<T>(value: T, secret: string | undefined): T {
 	if (!secret) return value;
-	if (typeof value === 'string') return value.split(secret).join('***') as T;
-	if (Array.isArray(value)) return value.map((entry) => withoutSecret(entry, secret)) as T;
-	if (typeof value === 'object' && value !== null) {
-		return Object.fromEntries(
-			Object.entries(value).map(([key, entry]) => [key, withoutSecret(entry, secret)]),
-		) as T;
-	}
-	return value;
+	const token = new RegExp(`(?<![A-Za-z0-9_-])(?:${escapeRegExp(secret)})+(?![A-Za-z0-9_-])`, 'g');
+	const mask = (entry: unknown): unknown => {
+		if (typeof entry === 'string') return entry.replace(token, '***');
+		if (Array.isArray(entry)) return entry.map(mask);
+		if (isPlainObject(entry)) {
+			return Object.fromEntries(Object.entries(entry).map(([key, item]) => [key, mask(item)]));
+		}
+		return entry;
+	};
+	return mask(value) as T;
 }

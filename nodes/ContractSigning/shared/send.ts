@@ -1,7 +1,19 @@
+/**
+ * The send path of every operation.
+ *
+ * n8n's routing engine calls `routing.operations.pagination` in place of its own send when the
+ * routing sets `send.paginate` (n8n-core routing-node.js, `makeRequest`; the same in 1.x and 2.x).
+ * The node uses that hook, not pagination, as the one place per item where the envelope is
+ * finished and checked, sent with n8n's own `makeRoutingRequest` (so the credential, proxy,
+ * timeout, SSL options, Batching and allowed domains all still apply), the reply checked, and
+ * every failure either thrown or, with "On Error: Continue", returned as an item paired with its
+ * input. Here too the node waits out a busy service and, under Retry On Fail, never sends an item
+ * again that was created, or may have been.
+ */
 import {
+	deepCopy,
 	NodeApiError,
 	NodeOperationError,
-	UserError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -13,7 +25,16 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { finishEnvelope, type EnvelopeRules, type WireField } from './envelope';
-import { checkReply, describeTransportFailure, withoutSecret, type Resource } from './reply';
+import {
+	checkReply,
+	describeTransportFailure,
+	withoutSecret,
+	type Outcome,
+	type ReplyHeaders,
+	type Resource,
+} from './reply';
+import { memoryOf, type Sent } from './run-memory';
+import { pause, pauseBefore, waitLimits, type WaitLimits } from './waits';
 
 const CREDENTIAL_TYPE = 'contractSigningApi';
 
@@ -28,7 +49,27 @@ export interface Operation {
 	simplify: SimplifyReply;
 	/** Reshapes what the fields gave before the rules apply. */
 	normalize?: (body: IDataObject) => IDataObject;
+	/**
+	 * Set for operations that create a record: when the service may have acted without saying
+	 * so, this tells the user where to look for the record, and the item is not sent again.
+	 */
+	mayExist?: (envelope: IDataObject) => string;
 }
+
+interface Failure {
+	message: string;
+	description: string;
+	outcome: Outcome;
+	/** HTTP status, the service's code, or the network error code; none for refused input. */
+	code?: string;
+	/** The service's reply, secret masked, for the error n8n shows. */
+	reply?: JsonObject;
+	retryAfterMs?: number;
+	/** Refused input: nothing was sent. */
+	input?: boolean;
+}
+
+type Result = Sent<IDataObject, Failure>;
 
 function setPath(target: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
@@ -50,76 +91,192 @@ function readFields(context: IExecuteSingleFunctions, operation: Operation): IDa
 	return body;
 }
 
-/** Errors made from the service's own reply, as opposed to transport failures. */
-const replyErrors = new WeakSet<object>();
+/** The postReceive step: the whole reply, for `sendOnce` to check. */
+async function fullReply(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	return [{ json: response as unknown as IDataObject }];
+}
 
-/** The postReceive step of every operation: a reply the node can use, or the service's message. */
-function requireSuccess(resource: Resource) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
-		const check = checkReply(response.statusCode, response.body, resource);
-		if (check.ok) return items;
-		// A service may echo the key it refused; the error, which n8n stores, must not carry it.
-		const { apiKey } = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
-		const body = withoutSecret(response.body, apiKey);
-		const failed = withoutSecret(check, apiKey);
-		const reply =
-			typeof body === 'object' && body !== null
-				? (body as JsonObject)
-				: { message: failed.message };
-		const error = new NodeApiError(this.getNode(), reply, {
-			message: failed.message,
-			description: failed.description,
-			httpCode: failed.httpCode,
-			itemIndex: this.getItemIndex(),
+async function apiKeyOf(context: IExecuteSingleFunctions): Promise<string | undefined> {
+	const { apiKey } = await context.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
+	return apiKey;
+}
+
+/** One request: the service's record, or what went wrong with the service's text masked. */
+async function sendOnce(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	envelope: IDataObject,
+): Promise<Result> {
+	let response: IN8nHttpFullResponse;
+	try {
+		const [reply] = await context.makeRoutingRequest({
+			...requestData,
+			options: { ...requestData.options, body: envelope },
 		});
-		replyErrors.add(error);
-		throw error;
+		response = reply.json as unknown as IN8nHttpFullResponse;
+	} catch (error) {
+		const failure = error as { message?: string; cause?: { code?: string; message?: string } };
+		const apiKey = await apiKeyOf(context);
+		const code = failure.cause?.code;
+		const transport = describeTransportFailure(
+			code ?? '',
+			withoutSecret(failure.cause?.message ?? '', apiKey),
+			withoutSecret(failure.message ?? String(error), apiKey),
+		);
+		return { ok: false, final: false, failure: { ...transport, code } };
+	}
+	const check = checkReply(
+		response.statusCode,
+		response.body,
+		operation.resource,
+		response.headers as ReplyHeaders,
+	);
+	if (check.ok) return { ok: true, value: check.body };
+	const apiKey = await apiKeyOf(context);
+	const body = withoutSecret(response.body, apiKey);
+	const message = withoutSecret(check.message, apiKey);
+	return {
+		ok: false,
+		final: false,
+		failure: {
+			message,
+			description: check.description,
+			outcome: check.outcome,
+			code: check.httpCode,
+			reply: typeof body === 'object' && body !== null ? (body as JsonObject) : { message },
+			retryAfterMs: check.retryAfterMs,
+		},
 	};
 }
 
-interface Failure {
-	error: NodeApiError | NodeOperationError;
-	/** HTTP status, the service's code, or the network error code; none for refused input. */
-	code?: string;
+function seconds(ms: number): string {
+	return `${Math.round(ms / 100) / 10} s`;
+}
+
+function stillBusy(failure: Failure, retries: number, waitedMs: number, nextMs: number): Failure {
+	const tried =
+		retries === 0
+			? 'The node did not wait'
+			: `The node waited ${seconds(waitedMs)} and sent it ${retries} more time${retries === 1 ? '' : 's'}`;
+	const asked =
+		failure.retryAfterMs === undefined ? '' : ` The service asked to wait ${seconds(nextMs)}.`;
+	return {
+		...failure,
+		description: `${failure.description} ${tried}, as far as Retry When Busy allows.${asked}`,
+	};
 }
 
 /**
- * One error per cause, each naming what to do. Network failures are rebuilt from their message
- * and code only, so no request details (headers with the API key) travel on; their code is kept
- * apart, since n8n rewrites the message of an error whose code it recognises.
+ * Sends the item until the service acts, waiting out a busy service (429, 503, no connection)
+ * within the user's limits; one Retry-After holds back every request of this run of the node.
  */
-function asFailure(node: INode, error: unknown, itemIndex: number): Failure {
-	if (error instanceof UserError) {
-		return {
-			error: new NodeOperationError(node, error.message, {
-				description: error.description ?? undefined,
-				itemIndex,
-			}),
-		};
+async function sendUntilServed(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	envelope: IDataObject,
+	limits: WaitLimits,
+): Promise<Result> {
+	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
+	const cancelSignal = () =>
+		context.getExecutionCancelSignal?.() ??
+		memory.endOfExecution(context.onExecutionFinish?.bind(context));
+	let waitedMs = 0;
+	for (let retry = 0; ; retry++) {
+		const held = memory.heldFor();
+		if (held > 0) await pause(held, cancelSignal());
+		const result = await sendOnce(context, operation, requestData, envelope);
+		if (result.ok) return result;
+		const { failure } = result;
+		if (failure.outcome !== 'busy') {
+			return { ...result, final: failure.outcome === 'unknown' && !!operation.mayExist };
+		}
+		const nextMs = pauseBefore(retry, failure.retryAfterMs);
+		if (retry >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
+			return { ...result, failure: stillBusy(failure, retry, waitedMs, nextMs) };
+		}
+		if (failure.retryAfterMs !== undefined) memory.holdUntil(Date.now() + nextMs);
+		await pause(nextMs, cancelSignal());
+		waitedMs += nextMs;
 	}
-	if (error instanceof NodeApiError && replyErrors.has(error)) {
-		return { error, code: error.httpCode ?? undefined };
+}
+
+/** Input the node refuses, or an expression n8n could not evaluate: nothing was sent. */
+function inputFailure(error: unknown): Failure {
+	const { message, description } = error as { message?: string; description?: unknown };
+	return {
+		message: message ?? String(error),
+		description: typeof description === 'string' ? description : '',
+		outcome: 'refused',
+		input: true,
+	};
+}
+
+/** The error n8n shows; for a create whose outcome is unknown, it says where to look. */
+function asError(
+	node: INode,
+	failure: Failure,
+	itemIndex: number,
+	operation: Operation,
+	envelope: IDataObject | undefined,
+): NodeApiError | NodeOperationError {
+	if (failure.input) {
+		return new NodeOperationError(node, failure.message, {
+			description: failure.description || undefined,
+			itemIndex,
+		});
 	}
-	const failure = error as { message?: string; cause?: { code?: string; message?: string } };
-	const code = failure.cause?.code;
-	const { message, description } = describeTransportFailure(
-		code ?? '',
-		failure.cause?.message ?? '',
-		failure.message ?? String(error),
-	);
-	return { error: new NodeApiError(node, { message }, { message, description, itemIndex }), code };
+	const description =
+		failure.outcome === 'unknown' && operation.mayExist && envelope
+			? operation.mayExist(envelope)
+			: failure.description;
+	// The code is kept out of a transport error: n8n rewrites the message of a code it knows.
+	const httpCode = failure.reply ? failure.code : undefined;
+	return new NodeApiError(node, failure.reply ?? { message: failure.message }, {
+		message: failure.message,
+		description,
+		httpCode,
+		itemIndex,
+	});
+}
+
+/** The item's envelope, or why the node cannot send it. */
+function buildEnvelope(
+	context: IExecuteSingleFunctions,
+	operation: Operation,
+): { envelope: IDataObject } | { failure: Failure } {
+	try {
+		const normalize = operation.normalize ?? ((body: IDataObject) => body);
+		return { envelope: finishEnvelope(normalize(readFields(context, operation)), operation.rules) };
+	} catch (error) {
+		return { failure: inputFailure(error) };
+	}
 }
 
 /**
- * Sends one item's request. n8n calls this in place of its own send because the routing sets
- * `paginate`: it is the one place where the envelope is finished and checked, the reply shaped,
- * and every failure (refused input, service error, no connection) either thrown or, with
- * "On Error: Continue", returned as an item paired with its input.
+ * Sends the item, or under Retry On Fail gives its earlier result where sending it again could
+ * create its record twice: after a success, or a failure whose outcome is unknown.
  */
+async function sendItem(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	envelope: IDataObject,
+): Promise<Result> {
+	const limits = waitLimits(context.getNodeParameter('retryWhenBusy', {}));
+	const send = async () => await sendUntilServed(context, operation, requestData, envelope, limits);
+	if (context.getNode().retryOnFail !== true) return await send();
+	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
+	const request = `${operation.url} ${JSON.stringify(envelope)}`;
+	const { result, replayed } = await memory.once(context.getItemIndex(), request, send);
+	return replayed && result.ok ? { ok: true, value: deepCopy(result.value) } : result;
+}
+
 function sendGuarded(operation: Operation) {
 	return async function (
 		this: IExecutePaginationFunctions,
@@ -127,39 +284,44 @@ function sendGuarded(operation: Operation) {
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const pairedItem = { item: itemIndex };
-		try {
-			const normalize = operation.normalize ?? ((body: IDataObject) => body);
-			const envelope = finishEnvelope(normalize(readFields(this, operation)), operation.rules);
-			const [reply] = await this.makeRoutingRequest({
-				...requestData,
-				options: { ...requestData.options, body: envelope },
-			});
+		const built = buildEnvelope(this, operation);
+		const envelope = 'envelope' in built ? built.envelope : undefined;
+		const result: Result = envelope
+			? await sendItem(this, operation, requestData, envelope)
+			: { ok: false, final: false, failure: (built as { failure: Failure }).failure };
+		if (result.ok) {
 			const json = this.getNodeParameter('simplify', true)
-				? operation.simplify(reply.json, envelope)
-				: reply.json;
+				? operation.simplify(result.value, envelope!)
+				: result.value;
 			return [{ json, pairedItem }];
-		} catch (error) {
-			const { error: nodeError, code } = asFailure(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			const details = {
-				...(code ? { code } : {}),
-				...(nodeError.description ? { description: nodeError.description } : {}),
-			};
-			return [{ json: { error: nodeError.message, details }, pairedItem }];
 		}
+		const { failure } = result;
+		const error = asError(this.getNode(), failure, itemIndex, operation, envelope);
+		if (!this.continueOnFail()) throw error;
+		const details = {
+			...(failure.code ? { code: failure.code } : {}),
+			...(error.description ? { description: error.description } : {}),
+		};
+		return [{ json: { error: error.message, details }, pairedItem }];
 	};
 }
 
 /**
  * The routing of an operation: a POST of the `data` envelope, built from the operation's fields
  * and sent and checked as above. The fields carry no routing of their own: n8n evaluates the
- * expression of every routed field once more per item to find the base URL.
+ * expression of every routed field once more per item to find the base URL. Redirects are not
+ * followed: the API key goes to the Base URL's origin only.
  */
 export function operationRouting(operation: Operation): INodePropertyRouting {
 	return {
-		request: { method: 'POST', url: operation.url, ignoreHttpStatusErrors: true },
+		request: {
+			method: 'POST',
+			url: operation.url,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		},
 		send: { paginate: true },
 		operations: { pagination: sendGuarded(operation) },
-		output: { postReceive: [requireSuccess(operation.resource)] },
+		output: { postReceive: [fullReply] },
 	};
 }

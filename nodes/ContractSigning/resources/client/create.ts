@@ -195,3 +195,18 @@ export function simplifyClientCreated(reply: IDataObject, sent: IDataObject): ID
 		users,
 	};
 }
+
+const clientIdentity: Array<[string, string]> = [
+	['customKey', 'Custom Key'],
+	['email', 'Email'],
+	['fullname', 'Full Name'],
+	['organization', 'Organization'],
+];
+
+/** Where to look for a client the service may have created without confirming it. */
+export function clientMayExist(envelope: IDataObject): string {
+	const client = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
+	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
+	const which = known ? ` with ${known[1]} "${String(client[known[0]])}"` : '';
+	return `The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client${which} before you run this item again.`;
+}

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationRouting } from '../../shared/send';
 import {
 	clientCreateFields,
+	clientMayExist,
 	clientCreateRules,
 	normalizeClientBody,
 	simplifyClientCreated,
@@ -29,6 +30,7 @@ export const clientOperation: INodeProperties = {
 				rules: clientCreateRules,
 				normalize: normalizeClientBody,
 				simplify: simplifyClientCreated,
+				mayExist: clientMayExist,
 			}),
 		},
 	],

@@ -62,3 +62,10 @@ export function simplifyContractCreated(reply: IDataObject, sent: IDataObject): 
 		...(contract.templateKey === undefined ? {} : { templateKey: contract.templateKey }),
 	};
 }
+
+/** Where to look for a contract the service may have created without confirming it. */
+export function contractMayExist(envelope: IDataObject): string {
+	const data = (envelope.data ?? {}) as IDataObject;
+	const contract = (data.contract ?? {}) as IDataObject;
+	return `The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "${String(contract.name)}" of client ${String(data.clientKey)} before you run this item again.`;
+}

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { operationRouting } from '../../shared/send';
-import { contractCreateFields, contractCreateRules, simplifyContractCreated } from './create';
+import {
+	contractCreateFields,
+	contractCreateRules,
+	contractMayExist,
+	simplifyContractCreated,
+} from './create';
 
 /** The operations of the Contract resource. */
 export const contractOperation: INodeProperties = {
@@ -23,6 +28,7 @@ export const contractOperation: INodeProperties = {
 				fields: contractCreateFields,
 				rules: contractCreateRules,
 				simplify: simplifyContractCreated,
+				mayExist: contractMayExist,
 			}),
 		},
 	],

@@ -1,0 +1,82 @@
+/**
+ * What one run of the node has sent, so that n8n's Retry On Fail never creates a record twice.
+ *
+ * n8n retries a node by running it again on all of its input items, with the same execute data
+ * (n8n-core workflow-execute, the `for (tryIndex …)` loop around `runNode`). Keyed by that object,
+ * the memory belongs to one execution, one node and one run index: a loop that runs the node
+ * again gets a run of its own, and everything is garbage once n8n drops the execution.
+ * Within a run, an item is known by its index and by exactly what it would send.
+ */
+
+/** How one item's sending ended. `final` failures must not be sent again in this run. */
+export type Sent<Success, Failure> =
+	| { ok: true; value: Success }
+	| { ok: false; failure: Failure; final: boolean };
+
+interface Sending<Success, Failure> {
+	request: string;
+	result: Promise<Sent<Success, Failure>>;
+}
+
+export class RunMemory<Success, Failure> {
+	private readonly items = new Map<number, Sending<Success, Failure>>();
+
+	/** No request of this run before this time (ms since epoch): the service asked to wait. */
+	private notBefore = 0;
+
+	/**
+	 * The earlier result of this item when it succeeded, or failed in a way that must not be
+	 * sent again; otherwise the result of `send`. A send still under way is waited for, not repeated.
+	 */
+	async once(
+		itemIndex: number,
+		request: string,
+		send: () => Promise<Sent<Success, Failure>>,
+	): Promise<{ result: Sent<Success, Failure>; replayed: boolean }> {
+		const earlier = this.items.get(itemIndex);
+		if (earlier?.request === request) {
+			const result = await earlier.result.catch(() => undefined);
+			if (result && (result.ok || result.final)) return { result, replayed: true };
+		}
+		const result = send();
+		this.items.set(itemIndex, { request, result });
+		return { result: await result, replayed: false };
+	}
+
+	private ended?: AbortController;
+
+	/**
+	 * A signal that aborts when the execution ends, a cancelled one included. n8n-core runs a
+	 * declarative node without the execution's cancel signal, but its finish hook also fires on
+	 * cancellation; n8n versions without that hook give no signal.
+	 */
+	endOfExecution(onFinish?: (handler: () => unknown) => void): AbortSignal | undefined {
+		if (!this.ended && onFinish) {
+			const ended = new AbortController();
+			onFinish(() => ended.abort());
+			this.ended = ended;
+		}
+		return this.ended?.signal;
+	}
+
+	holdUntil(time: number): void {
+		this.notBefore = Math.max(this.notBefore, time);
+	}
+
+	/** How long a request must still wait for a hold the service asked for, in milliseconds. */
+	heldFor(now = Date.now()): number {
+		return Math.max(0, this.notBefore - now);
+	}
+}
+
+const runs = new WeakMap<object, RunMemory<unknown, unknown>>();
+
+/** The memory of the run that `executeData` stands for. */
+export function memoryOf<Success, Failure>(executeData: object): RunMemory<Success, Failure> {
+	let memory = runs.get(executeData);
+	if (!memory) {
+		memory = new RunMemory<unknown, unknown>();
+		runs.set(executeData, memory);
+	}
+	return memory as RunMemory<Success, Failure>;
+}

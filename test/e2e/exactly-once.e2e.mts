@@ -1,0 +1,336 @@
+/**
+ * Each contact exactly once, in a real n8n: the packed package, `n8n execute`, the stand-in with
+ * faults on some requests. Prints, for each scenario, the requests the service received, the
+ * records it created and the node's output items; then checks that the API key reaches no
+ * other origin, for this node and for n8n's HTTP Request node using the credential.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	CONTACTS,
+	CREATE_CLIENT,
+	busyWithoutActing,
+	failFirstRequestOf,
+	failedWithoutActing,
+	NO_WAITING,
+	onceEach,
+	rateLimited,
+	requestTimes,
+	RETRY_ON_FAIL,
+	tally,
+} from '../scenarios/contacts.mts';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import {
+	createN8nHome,
+	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	executeWorkflow,
+	importCredential,
+	importWorkflows,
+	NODE_TYPE,
+	nodeItems,
+	packPackage,
+	removeN8nHome,
+	type ExecutionResult,
+	type N8nHome,
+} from './n8n-instance.mts';
+import { ensureN8n } from './n8n-runtime.mts';
+
+type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+
+const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
+const NODE = 'Create Client';
+const credentials = {
+	[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+};
+
+let service: StandIn;
+let elsewhere: Recorder;
+let home: N8nHome | undefined;
+
+interface Scenario {
+	id: string;
+	onError: OnError;
+	retryOnFail: boolean;
+	parameters?: Record<string, unknown>;
+}
+
+/** Manual Trigger → the 12 contacts → one item each → Contract Signing: Client → Create. */
+function contactsWorkflow({ id, onError, retryOnFail, parameters }: Scenario) {
+	const node = (suffix: string) => `e1c0ffee-0000-4000-8000-${id.padStart(10, '0')}${suffix}`;
+	return {
+		id,
+		name: `Contacts ${id}`,
+		versionId: node('99'),
+		nodes: [
+			{
+				id: node('01'),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: node('02'),
+				name: 'Contacts',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [200, 0],
+				parameters: {
+					mode: 'raw',
+					jsonOutput: JSON.stringify({ contacts: CONTACTS }),
+					options: {},
+				},
+			},
+			{
+				id: node('03'),
+				name: 'One Item per Contact',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { fieldToSplitOut: 'contacts', options: {} },
+			},
+			{
+				id: node('04'),
+				name: NODE,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [600, 0],
+				credentials,
+				parameters: { ...CREATE_CLIENT, ...parameters },
+				onError,
+				...(retryOnFail ? RETRY_ON_FAIL : {}),
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Contacts', type: 'main', index: 0 }]] },
+			Contacts: { main: [[{ node: 'One Item per Contact', type: 'main', index: 0 }]] },
+			'One Item per Contact': { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+const scenarios: Record<string, Scenario> = {};
+for (const [index, onError] of MODES.entries()) {
+	scenarios[`busy-${onError}`] = {
+		id: `csBusy${index}`,
+		onError,
+		retryOnFail: true,
+		parameters: NO_WAITING,
+	};
+	scenarios[`failed-${onError}`] = { id: `csFailed${index}`, onError, retryOnFail: true };
+}
+scenarios.rateLimited = { id: 'csRateLimited', onError: 'stopWorkflow', retryOnFail: false };
+scenarios.timeout = {
+	id: 'csTimeout',
+	onError: 'continueErrorOutput',
+	retryOnFail: true,
+	parameters: { requestOptions: { timeout: 500 } },
+};
+scenarios.redirect = { id: 'csRedirect', onError: 'stopWorkflow', retryOnFail: false };
+
+function httpRequestWorkflow(id: string, url: string) {
+	return {
+		id,
+		name: `HTTP Request ${id}`,
+		versionId: `e1c0ffee-0000-4000-8000-${id.padStart(12, '0').slice(-12)}`,
+		nodes: [
+			{
+				id: 'e1c0ffee-0000-4000-8000-0000000000a1',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'e1c0ffee-0000-4000-8000-0000000000a2',
+				name: 'Create Client',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [200, 0],
+				credentials,
+				parameters: {
+					method: 'POST',
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({ data: { action: 'create', client: { fullname: 'Ada' } } }),
+					options: {},
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Create Client', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+beforeAll(async () => {
+	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
+	service = await startStandIn({ apiKey: API_KEY });
+	elsewhere = await startRecorder();
+	home = await createN8nHome(runtime, await packPackage());
+	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	await importWorkflows(home, [
+		...Object.values(scenarios).map(contactsWorkflow),
+		httpRequestWorkflow('csHttpRedirect', `${service.url}/v1/client`),
+		httpRequestWorkflow('csHttpElsewhere', `${elsewhere.url}/v1/client`),
+	]);
+});
+
+afterAll(async () => {
+	await service?.close();
+	await elsewhere?.close();
+	removeN8nHome(home);
+});
+
+/** Runs a scenario and prints what happened: the figures the closing note of a change quotes. */
+async function run(name: string): Promise<ExecutionResult> {
+	const result = await executeWorkflow(home!, scenarios[name].id);
+	const [success = [], failure = []] = nodeItems(result, NODE);
+	const errors = [...success, ...failure].filter((item) => item.json.error !== undefined).length;
+	const { requests, created } = tally(service);
+	const records = Object.values(created).reduce((sum, count) => sum + count, 0);
+	process.stdout.write(
+		`exactly-once ${name}: ${CONTACTS.length} contacts, ${requests} requests, ${records} clients created, ` +
+			`${success.length + failure.length} output items (${errors} errors), run ${result.run.status}\n`,
+	);
+	return result;
+}
+
+/** Success and error output together, in input order. */
+function itemsInOrder(result: ExecutionResult) {
+	const [success = [], failure = []] = nodeItems(result, NODE);
+	return [...success, ...failure].sort((a, b) => a.pairedItem!.item - b.pairedItem!.item);
+}
+
+describe('Retry On Fail in real n8n: each contact exactly once', () => {
+	it.each(MODES)('%s: a busy service, answered by Retry On Fail', async (onError) => {
+		service.reset();
+		failFirstRequestOf(service, ['crm-1', 'crm-7'], busyWithoutActing);
+		const result = await run(`busy-${onError}`);
+
+		expect(result.run.status).toBe('success');
+		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
+		const items = itemsInOrder(result);
+		expect(items.map((item) => [item.pairedItem, item.json.customKey])).toEqual(
+			CONTACTS.map(({ crmId }, item) => [{ item }, crmId]),
+		);
+		expect(items.every((item) => item.json.error === undefined)).toBe(true);
+	});
+
+	it.each(MODES)(
+		'%s: creates the service may have acted on are not sent again',
+		async (onError) => {
+			service.reset();
+			failFirstRequestOf(service, ['crm-1', 'crm-7'], failedWithoutActing);
+			const result = await run(`failed-${onError}`);
+
+			expect(tally(service)).toEqual({ requests: 12, created: onceEach(['crm-1', 'crm-7']) });
+			if (onError === 'stopWorkflow') {
+				expect(result.exitCode).not.toBe(0);
+				expect(result.run.data.resultData.error?.message).toBe('Signature backend unavailable');
+				return;
+			}
+			const items = itemsInOrder(result);
+			expect(items.map((item) => item.pairedItem!.item)).toEqual(CONTACTS.map((_, item) => item));
+			const failed = items.filter((item) => item.json.error !== undefined);
+			expect(failed.map((item) => item.pairedItem!.item)).toEqual([0, 6]);
+			expect(failed[0].json).toMatchObject({
+				error: 'Signature backend unavailable',
+				details: { code: '500', description: expect.stringContaining('Custom Key "crm-1"') },
+			});
+		},
+	);
+
+	it('429 with Retry-After, without Retry On Fail: waited out, each created once', async () => {
+		service.reset();
+		failFirstRequestOf(service, ['crm-3', 'crm-9'], rateLimited());
+		const result = await run('rateLimited');
+
+		expect(result.run.status).toBe('success');
+		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
+		for (const crmId of ['crm-3', 'crm-9']) {
+			const [refused, accepted] = requestTimes(service, crmId);
+			const pause = accepted.receivedAt - refused.repliedAt!;
+			process.stdout.write(`exactly-once rateLimited: ${crmId} sent again after ${pause} ms\n`);
+			expect(pause).toBeGreaterThanOrEqual(1000);
+			expect(pause).toBeLessThan(2000);
+		}
+	});
+
+	it('a create that timed out is not sent again, and its error says it may exist', async () => {
+		service.reset();
+		failFirstRequestOf(service, ['crm-1'], { kind: 'delay', ms: 1500 });
+		const result = await run('timeout');
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+
+		expect(tally(service)).toEqual({ requests: 12, created: onceEach() });
+		const [, failed] = nodeItems(result, NODE);
+		expect(failed.map((item) => item.json)).toEqual([
+			expect.objectContaining({
+				crmId: 'crm-1',
+				error: 'The service did not answer in time (timeout of 500ms exceeded)',
+				details: {
+					code: 'ECONNABORTED',
+					description: expect.stringMatching(
+						/^The client may have been created all the same.*Custom Key "crm-1"/,
+					),
+				},
+			}),
+		]);
+	});
+});
+
+describe('the API key reaches no other origin, in real n8n', () => {
+	it.each([
+		[
+			'this node (12 contacts)',
+			'csRedirect',
+			12,
+			/^The service address redirects to http:\/\/127\.0\.0\.1:\d+\/v1\/client$/,
+		],
+		['the HTTP Request node with this credential', 'csHttpRedirect', 1, /^307\b/],
+	])('%s: a redirect to another server is not followed', async (who, id, sent, message) => {
+		service.reset();
+		elsewhere.requests.length = 0;
+		service.injectFault(
+			{ kind: 'redirect', location: `${elsewhere.url}/v1/client` },
+			{ times: Infinity },
+		);
+		const result = await executeWorkflow(home!, id);
+		const error = result.run.data.resultData.error?.message ?? '';
+		process.stdout.write(
+			`redirect, ${who}: ${service.requests.length} requests to the service, ${elsewhere.requests.length} to the redirect's target; error: ${error}\n`,
+		);
+
+		expect(service.requests).toHaveLength(sent);
+		expect(elsewhere.requests).toEqual([]);
+		expect(result.run.status).not.toBe('success');
+		expect(error).toMatch(message);
+		expect(result.output).not.toContain(API_KEY);
+	});
+
+	it('the HTTP Request node with this credential: a URL on another server gets no key', async () => {
+		service.reset();
+		elsewhere.requests.length = 0;
+		const result = await executeWorkflow(home!, 'csHttpElsewhere');
+		const error = result.run.data.resultData.error?.message ?? '';
+		process.stdout.write(
+			`another origin, the HTTP Request node: ${elsewhere.requests.length} requests reached it; error: ${error}\n`,
+		);
+
+		expect(elsewhere.requests).toEqual([]);
+		expect(error).toContain('The Contract Signing API credential sends its key only to');
+	});
+});

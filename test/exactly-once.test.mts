@@ -1,0 +1,255 @@
+/**
+ * Each contact exactly once: under n8n's Retry On Fail (which runs the node again on all its
+ * items) and with the node's own waiting for a busy service, no record is created twice, and
+ * a create the service may have acted on is never sent again.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+import type { OnError } from './engine/n8n-engine.mts';
+import { runStep, seedClient, useStandIn } from './helpers.mts';
+import { startRecorder } from './service/recorder.mts';
+import {
+	busyWithoutActing,
+	CONTACTS,
+	CREATE_CLIENT,
+	failedWithoutActing,
+	failFirstRequestOf,
+	NO_WAITING,
+	onceEach,
+	rateLimited,
+	requestTimes,
+	RETRY_ON_FAIL,
+	tally,
+} from './scenarios/contacts.mts';
+
+const service = useStandIn();
+
+const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+const contacts = CONTACTS as unknown as IDataObject[];
+
+/** Output items of the node, success and error output together, in input order. */
+function outputByInput(run: Awaited<ReturnType<typeof runStep>>) {
+	const [success = [], failure = []] = run.outputs('Contract Signing');
+	return [...success, ...failure].sort(
+		(a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item,
+	);
+}
+
+describe('Retry On Fail never creates a contact twice', () => {
+	it.each(MODES)(
+		'%s: a refusal the service did not act on is sent again, nothing else is',
+		async (onError) => {
+			// Contact 1 fails too: under Continue, n8n retries only when the first item failed.
+			failFirstRequestOf(service(), ['crm-1', 'crm-7'], busyWithoutActing);
+			const run = await runStep(
+				service(),
+				{ ...CREATE_CLIENT, ...NO_WAITING },
+				{
+					items: contacts,
+					onError,
+					settings: RETRY_ON_FAIL,
+				},
+			);
+
+			expect(run.error).toBeUndefined();
+			expect(tally(service())).toEqual({ requests: 14, created: onceEach() });
+			const output = outputByInput(run);
+			expect(output.map((item) => item.pairedItem)).toEqual(CONTACTS.map((_, item) => ({ item })));
+			expect(output.map((item) => item.json.customKey)).toEqual(CONTACTS.map((c) => c.crmId));
+			const clientKeys = service()
+				.clients()
+				.map((client) => client.clientKey);
+			expect(new Set(output.map((item) => item.json.clientKey))).toEqual(new Set(clientKeys));
+		},
+	);
+
+	it.each(MODES)(
+		'%s: a create the service may have acted on (HTTP 500) is not sent again',
+		async (onError) => {
+			failFirstRequestOf(service(), ['crm-1', 'crm-7'], failedWithoutActing);
+			const run = await runStep(service(), CREATE_CLIENT, {
+				items: contacts,
+				onError,
+				settings: RETRY_ON_FAIL,
+			});
+
+			expect(tally(service())).toEqual({
+				requests: 12,
+				created: onceEach(['crm-1', 'crm-7']),
+			});
+			if (onError === 'stopWorkflow') {
+				expect(run.error?.message).toBe('Signature backend unavailable');
+				expect(run.error?.description).toMatch(/^The client may have been created all the same/);
+				return;
+			}
+			expect(run.error).toBeUndefined();
+			const output = outputByInput(run);
+			expect(output).toHaveLength(12);
+			// Created once or reported as an error, never both.
+			const failed = output.filter((item) => item.json.error !== undefined);
+			expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 6 }]);
+			expect(failed[0].json).toMatchObject({
+				error: 'Signature backend unavailable',
+				details: {
+					code: '500',
+					description: expect.stringContaining(
+						'Look in your Contract Signing account for a client with Custom Key "crm-1"',
+					),
+				},
+			});
+			const created = output.filter((item) => item.json.clientKey !== undefined);
+			expect(created.map((item) => item.json.customKey)).toEqual(
+				Object.keys(onceEach(['crm-1', 'crm-7'])),
+			);
+		},
+	);
+
+	it.each(['stopWorkflow', 'continueErrorOutput'] as OnError[])(
+		'%s: a create that timed out is not sent again, and its error says it may exist',
+		async (onError) => {
+			failFirstRequestOf(service(), ['crm-1'], { kind: 'delay', ms: 1500 });
+			const run = await runStep(
+				service(),
+				{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
+				{ items: contacts, onError, settings: RETRY_ON_FAIL },
+			);
+			await sleep(1500); // the stand-in acts on the slow request after the node gave up
+
+			expect(tally(service())).toEqual({ requests: 12, created: onceEach() });
+			const error =
+				onError === 'stopWorkflow'
+					? { message: run.error?.message, description: run.error?.description }
+					: {
+							message: run.outputs('Contract Signing')[1][0].json.error,
+							description: (run.outputs('Contract Signing')[1][0].json.details as IDataObject)
+								.description,
+						};
+			expect(error).toEqual({
+				message: 'The service did not answer in time (timeout of 500ms exceeded)',
+				description:
+					'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "crm-1" before you run this item again.',
+			});
+		},
+	);
+
+	it('a read (User → Get) is sent again after a 500: reading twice creates nothing', async () => {
+		const { clientKey } = await seedClient(service());
+		service().injectFault(failedWithoutActing, { path: '/v1/user' });
+		const run = await runStep(
+			service(),
+			{ resource: 'user', operation: 'get', clientKey, email: 'ada@example.com' },
+			{ settings: RETRY_ON_FAIL },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([expect.objectContaining({ email: 'ada@example.com' })]);
+		expect(service().requests).toHaveLength(2);
+	});
+
+	it('sends identical items each, and sends again in a new execution', async () => {
+		const twins = [CONTACTS[0], CONTACTS[0]] as unknown as IDataObject[];
+		failFirstRequestOf(service(), ['crm-1'], busyWithoutActing);
+		const first = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, ...NO_WAITING },
+			{
+				items: twins,
+				settings: RETRY_ON_FAIL,
+			},
+		);
+		const second = await runStep(service(), CREATE_CLIENT, {
+			items: twins,
+			settings: RETRY_ON_FAIL,
+		});
+
+		expect([first.error, second.error]).toEqual([undefined, undefined]);
+		expect(tally(service())).toEqual({ requests: 5, created: { 'crm-1': 4 } });
+	});
+});
+
+describe('the node waits out a busy service', () => {
+	it('429 with Retry-After: each refused contact is sent again after the pause, once', async () => {
+		failFirstRequestOf(service(), ['crm-3', 'crm-9'], rateLimited());
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.customKey)).toEqual(CONTACTS.map((c) => c.crmId));
+		expect(tally(service())).toEqual({ requests: 14, created: onceEach() });
+		for (const crmId of ['crm-3', 'crm-9']) {
+			const [refused, accepted] = requestTimes(service(), crmId);
+			const pause = accepted.receivedAt - refused.repliedAt!;
+			expect(pause).toBeGreaterThanOrEqual(1000);
+			expect(pause).toBeLessThan(2000);
+		}
+	});
+
+	it('503 without Retry-After and a refused connection: backs off and sends again', async () => {
+		service().injectFault(busyWithoutActing, { times: 2 });
+		const run = await runStep(service(), { ...CREATE_CLIENT }, { items: contacts.slice(0, 1) });
+
+		expect(run.error).toBeUndefined();
+		expect(tally(service())).toEqual({ requests: 3, created: { 'crm-1': 1 } });
+	});
+
+	it('stops at Max Retries and says so, with the service’s message', async () => {
+		service().injectFault(rateLimited(), { times: 10 });
+		const started = Date.now();
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, retryWhenBusy: { maxRetries: 2 } },
+			{ items: contacts.slice(0, 1) },
+		);
+
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+		expect(service().requests).toHaveLength(3);
+		expect(run.error?.message).toBe('Too many requests');
+		expect(run.error?.description).toBe(
+			'The service is busy. Space requests out with Options → Batching, or run the workflow again later. The node waited 2 s and sent it 2 more times, as far as Retry When Busy allows. The service asked to wait 1 s.',
+		);
+	});
+
+	it('does not wait longer than Max Wait allows', async () => {
+		service().injectFault(rateLimited(120));
+		const started = Date.now();
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(service().requests).toHaveLength(1);
+		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\.$/);
+	});
+
+	it('stops waiting when the execution is cancelled', async () => {
+		service().injectFault(rateLimited(30));
+		const started = Date.now();
+		const { run } = await runStep(service(), CREATE_CLIENT, {
+			items: contacts.slice(0, 1),
+			cancelWhen: sleep(500),
+		});
+
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(run.status).toBe('canceled');
+		await sleep(500);
+		expect(service().requests).toHaveLength(1);
+	});
+});
+
+describe('the API key reaches no other origin', () => {
+	it('a redirect is not followed: nothing reaches its target, and the error names it', async () => {
+		const elsewhere = await startRecorder();
+		try {
+			service().injectFault({ kind: 'redirect', location: `${elsewhere.url}/v1/client` });
+			const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+
+			expect(elsewhere.requests).toEqual([]);
+			expect(run.error?.message).toBe(
+				`The service address redirects to ${elsewhere.url}/v1/client`,
+			);
+			expect(run.error?.description).toMatch(
+				/^Nothing was sent there: the API key goes only to the Base URL/,
+			);
+		} finally {
+			await elsewhere.close();
+		}
+	});
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { retryAfterMs } from '../../nodes/ContractSigning/shared/reply';
+import { RunMemory } from '../../nodes/ContractSigning/shared/run-memory';
+import { pause, pauseBefore, waitLimits } from '../../nodes/ContractSigning/shared/waits';
+
+describe('retryAfterMs', () => {
+	const now = Date.parse('2026-11-23T10:00:00Z');
+
+	it.each([
+		['2', 2000],
+		['0', 0],
+		['Mon, 23 Nov 2026 10:00:05 GMT', 5000],
+		['Mon, 23 Nov 2026 09:59:00 GMT', 0],
+		['soon', undefined],
+		[undefined, undefined],
+	])('reads %j as %j ms', (value, expected) => {
+		expect(retryAfterMs(value, now)).toBe(expected);
+	});
+});
+
+describe('pauseBefore', () => {
+	it('takes what the service asked for', () => {
+		expect(pauseBefore(3, 1234)).toBe(1234);
+	});
+
+	it('backs off exponentially, with jitter between half and all of the step, capped', () => {
+		expect([0, 1, 2, 3].map((retry) => pauseBefore(retry, undefined, () => 0))).toEqual([
+			250, 500, 1000, 2000,
+		]);
+		expect([0, 1, 2, 3].map((retry) => pauseBefore(retry, undefined, () => 1))).toEqual([
+			500, 1000, 2000, 4000,
+		]);
+		expect(pauseBefore(20, undefined, () => 1)).toBe(15_000);
+	});
+});
+
+describe('waitLimits', () => {
+	it('defaults to 5 retries within 60 s, and takes what the user set', () => {
+		expect(waitLimits({})).toEqual({ maxRetries: 5, maxWaitMs: 60_000 });
+		expect(waitLimits({ maxRetries: 0, maxWaitSeconds: 2.5 })).toEqual({
+			maxRetries: 0,
+			maxWaitMs: 2500,
+		});
+		expect(waitLimits({ maxRetries: -1, maxWaitSeconds: 'x' })).toEqual({
+			maxRetries: 5,
+			maxWaitMs: 60_000,
+		});
+	});
+});
+
+describe('pause', () => {
+	it('ends early, rejecting, when the execution is cancelled', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		setTimeout(() => controller.abort(), 50);
+		await expect(pause(5000, controller.signal)).rejects.toThrow(/canceled/);
+		expect(Date.now() - started).toBeLessThan(1000);
+	});
+});
+
+describe('RunMemory.once', () => {
+	type Result = { ok: true; value: string } | { ok: false; failure: string; final: boolean };
+
+	it('gives an earlier success or final failure again without sending, and resends the rest', async () => {
+		const memory = new RunMemory<string, string>();
+		let sent = 0;
+		const send = (result: Result) => async () => {
+			sent += 1;
+			return result;
+		};
+		await memory.once(0, 'a', send({ ok: true, value: 'created' }));
+		await memory.once(1, 'b', send({ ok: false, failure: 'may exist', final: true }));
+		await memory.once(2, 'c', send({ ok: false, failure: 'busy', final: false }));
+
+		expect(await memory.once(0, 'a', send({ ok: true, value: 'again' }))).toEqual({
+			result: { ok: true, value: 'created' },
+			replayed: true,
+		});
+		expect((await memory.once(1, 'b', send({ ok: true, value: 'again' }))).replayed).toBe(true);
+		expect((await memory.once(2, 'c', send({ ok: true, value: 'now' }))).result).toEqual({
+			ok: true,
+			value: 'now',
+		});
+		expect((await memory.once(0, 'changed', send({ ok: true, value: 'new' }))).replayed).toBe(
+			false,
+		);
+		expect(sent).toBe(5);
+	});
+
+	it('waits for a send still under way instead of sending again', async () => {
+		const memory = new RunMemory<string, string>();
+		let sent = 0;
+		let finish: (result: Result) => void = () => {};
+		const first = memory.once(0, 'a', () => {
+			sent += 1;
+			return new Promise<Result>((resolve) => (finish = resolve));
+		});
+		const second = memory.once(0, 'a', async () => {
+			sent += 1;
+			return { ok: true, value: 'second' };
+		});
+		finish({ ok: true, value: 'first' });
+
+		expect((await second).result).toEqual({ ok: true, value: 'first' });
+		expect((await first).result).toEqual({ ok: true, value: 'first' });
+		expect(sent).toBe(1);
+	});
+});
