@@ -21,14 +21,17 @@ export function serviceRoot(baseUrl: unknown): string {
 	return url.replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
-/** Where a request goes: its `url` (or, from n8n's older request helpers, `uri`) against the root. */
-function requestTarget(options: IHttpRequestOptions, root: string): URL | undefined {
+/**
+ * The origin a request goes to: its `url` (or, from n8n's legacy request helper, `uri`) read
+ * against the root, which becomes its base URL. An address that cannot be read gets no key.
+ */
+function targetOrigin(options: IHttpRequestOptions, root: string): string {
 	const { url, uri } = options as IHttpRequestOptions & { uri?: unknown };
 	const address = typeof url === 'string' && url ? url : typeof uri === 'string' ? uri : '';
 	try {
-		return new URL(address, `${options.baseURL ?? root}/`);
+		return new URL(address, `${root}/`).origin;
 	} catch {
-		return undefined;
+		return `an address that cannot be read ("${address}")`;
 	}
 }
 
@@ -100,10 +103,11 @@ export class ContractSigningApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const root = serviceRoot(credentials.baseUrl);
-		const target = requestTarget(requestOptions, root);
-		if (target && target.origin !== new URL(root).origin) {
+		const origin = new URL(root).origin;
+		const target = targetOrigin(requestOptions, root);
+		if (target !== origin) {
 			throw new Error(
-				`The Contract Signing API credential sends its key only to ${new URL(root).origin}, its Base URL, but this request goes to ${target.origin}. Use an address under the Base URL, or correct the Base URL.`,
+				`The Contract Signing API credential sends its key only to ${origin}, its Base URL, but this request goes to ${target}. Use an address under the Base URL, or correct the Base URL.`,
 			);
 		}
 		return {

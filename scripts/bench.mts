@@ -37,12 +37,18 @@ import { ensureN8n, type N8nRuntime } from '../test/e2e/n8n-runtime.mts';
 
 const run = promisify(execFile);
 
-type Method = 'raw loop' | 'HTTP Request node' | 'this node' | 'this node, constant fields';
+type Method =
+	| 'raw loop'
+	| 'HTTP Request node'
+	| 'this node'
+	| 'this node, constant fields'
+	| 'this node, Retry On Fail';
 const METHODS: Method[] = [
 	'raw loop',
 	'HTTP Request node',
 	'this node',
 	'this node, constant fields',
+	'this node, Retry On Fail',
 ];
 
 interface Batching {
@@ -124,10 +130,15 @@ function benchWorkflow(service: StandIn, clientKey: string, method: Method, batc
 					parameters: {
 						resource: 'contract',
 						operation: 'create',
-						clientKey: method === 'this node' ? '={{ $json.clientKey }}' : clientKey,
-						name: method === 'this node' ? '={{ $json.name }}' : 'Contract',
+						clientKey:
+							method === 'this node, constant fields' ? clientKey : '={{ $json.clientKey }}',
+						name: method === 'this node, constant fields' ? 'Contract' : '={{ $json.name }}',
 						requestOptions: batchingOption,
 					},
+					// Remembers each item's result for the retries: what that costs, nothing failing.
+					...(method === 'this node, Retry On Fail'
+						? { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 }
+						: {}),
 				};
 	const id = `bench${path.replace(/-/g, '')}`.slice(0, 40);
 	return {

@@ -3,12 +3,15 @@
  * items) and with the node's own waiting for a busy service, no record is created twice, and
  * a create the service may have acted on is never sent again.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import type { OnError } from './engine/n8n-engine.mts';
 import { runStep, seedClient, useStandIn } from './helpers.mts';
 import { startRecorder } from './service/recorder.mts';
+import { startStandIn } from './service/stand-in.mts';
 import {
 	busyWithoutActing,
 	CONTACTS,
@@ -184,12 +187,49 @@ describe('the node waits out a busy service', () => {
 		}
 	});
 
-	it('503 without Retry-After and a refused connection: backs off and sends again', async () => {
+	it('with Batching, a Retry-After holds back the later batches too', async () => {
+		failFirstRequestOf(service(), ['crm-1'], rateLimited());
+		const batching = { batching: { batch: { batchSize: 3, batchInterval: 300 } } };
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, requestOptions: batching },
+			{ items: contacts.slice(0, 6) },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(tally(service())).toEqual({
+			requests: 7,
+			created: Object.fromEntries(CONTACTS.slice(0, 6).map(({ crmId }) => [crmId, 1])),
+		});
+		const [refused] = requestTimes(service(), 'crm-1');
+		for (const crmId of ['crm-4', 'crm-5', 'crm-6']) {
+			const [sent] = requestTimes(service(), crmId);
+			expect(sent.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1000);
+		}
+	});
+
+	it('503 without Retry-After: backs off and sends again', async () => {
 		service().injectFault(busyWithoutActing, { times: 2 });
-		const run = await runStep(service(), { ...CREATE_CLIENT }, { items: contacts.slice(0, 1) });
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
 
 		expect(run.error).toBeUndefined();
 		expect(tally(service())).toEqual({ requests: 3, created: { 'crm-1': 1 } });
+	});
+
+	it('a refused connection: waits, and sends once the service is up', async () => {
+		const port = await freePort();
+		const late = sleep(700).then(async () => await startStandIn({ port }));
+		const run = await runStep(service(), CREATE_CLIENT, {
+			items: contacts.slice(0, 1),
+			credentials: { baseUrl: `http://127.0.0.1:${port}` },
+		});
+		const lateService = await late;
+		try {
+			expect(run.error).toBeUndefined();
+			expect(tally(lateService)).toEqual({ requests: 1, created: { 'crm-1': 1 } });
+		} finally {
+			await lateService.close();
+		}
 	});
 
 	it('stops at Max Retries and says so, with the service’s message', async () => {
@@ -253,3 +293,11 @@ describe('the API key reaches no other origin', () => {
 		}
 	});
 });
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}

@@ -180,12 +180,12 @@ async function sendUntilServed(
 	operation: Operation,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
-	limits: WaitLimits,
 ): Promise<Result> {
 	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
 	const cancelSignal = () =>
 		context.getExecutionCancelSignal?.() ??
 		memory.endOfExecution(context.onExecutionFinish?.bind(context));
+	let limits: WaitLimits | undefined;
 	let waitedMs = 0;
 	for (let retry = 0; ; retry++) {
 		const held = memory.heldFor();
@@ -197,6 +197,7 @@ async function sendUntilServed(
 			return { ...result, final: failure.outcome === 'unknown' && !!operation.mayExist };
 		}
 		const nextMs = pauseBefore(retry, failure.retryAfterMs);
+		limits ??= waitLimits(context.getNodeParameter('retryWhenBusy', {}));
 		if (retry >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
 			return { ...result, failure: stillBusy(failure, retry, waitedMs, nextMs) };
 		}
@@ -268,8 +269,7 @@ async function sendItem(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
 ): Promise<Result> {
-	const limits = waitLimits(context.getNodeParameter('retryWhenBusy', {}));
-	const send = async () => await sendUntilServed(context, operation, requestData, envelope, limits);
+	const send = async () => await sendUntilServed(context, operation, requestData, envelope);
 	if (context.getNode().retryOnFail !== true) return await send();
 	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
 	const request = `${operation.url} ${JSON.stringify(envelope)}`;
