@@ -6,7 +6,8 @@
  *
  *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout]
  *
- * Prints the median and the fastest time per 1,000 items for each variant.
+ * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
+ * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,11 +70,23 @@ const items = Array.from({ length: ITEMS }, (_, index) => ({
 	name: `Contract ${index}`,
 }));
 const times = new Map<string, number[]>();
+const heapPeaks = new Map<string, number[]>();
+const heapRetained = new Map<string, number[]>();
+/** Exposed by `node --expose-gc` (the npm script sets it): heap figures then start from a clean heap. */
+const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const record = (map: Map<string, number[]>, key: string, value: number) =>
+	map.set(key, [...(map.get(key) ?? []), value]);
 
 for (let round = 0; round < REPEAT; round++) {
 	for (const variant of variants) {
 		// Alternate which package goes first, so that neither always runs after the other's garbage.
 		for (const { root, runWorkflow } of round % 2 ? [...engines].reverse() : engines) {
+			collectGarbage();
+			const heapBefore = process.memoryUsage().heapUsed;
+			let heapPeak = heapBefore;
+			const sampler = setInterval(() => {
+				heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+			}, 20);
 			const started = performance.now();
 			const run = await runWorkflow(
 				[
@@ -90,11 +103,15 @@ for (let round = 0; round < REPEAT; round++) {
 				{ credentials: { baseUrl: service.url, apiKey: service.apiKey }, items },
 			);
 			const elapsed = performance.now() - started;
+			clearInterval(sampler);
+			collectGarbage();
 			if (run.error || run.outputs('Under Test')[0]?.length !== ITEMS) {
 				throw new Error(`${root}, ${variant.name}: the run failed: ${run.error?.message ?? ''}`);
 			}
 			const key = `${variant.name}|${root}`;
-			times.set(key, [...(times.get(key) ?? []), elapsed]);
+			record(times, key, elapsed);
+			record(heapPeaks, key, heapPeak - heapBefore);
+			record(heapRetained, key, process.memoryUsage().heapUsed - heapBefore);
 		}
 	}
 }
@@ -104,13 +121,18 @@ const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
 process.stdout.write(
 	`\n${ITEMS} items, ${REPEAT} rounds, interleaved; ms per 1,000 items through n8n-core in-process\n\n`,
 );
-process.stdout.write('| Variant | Package | Median | Fastest |\n|---|---|---|---|\n');
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const megabytes = (bytes: number) => Math.round(bytes / 1e6);
+process.stdout.write(
+	'| Variant | Package | Median | Fastest | Heap growth, peak (MB, median) | Heap kept after the run (MB, median) |\n|---|---|---|---|---|---|\n',
+);
 for (const variant of variants) {
 	for (const { root } of engines) {
-		const sorted = [...times.get(`${variant.name}|${root}`)!].sort((a, b) => a - b);
-		const median = sorted[Math.floor(sorted.length / 2)];
+		const key = `${variant.name}|${root}`;
+		const fastest = Math.min(...times.get(key)!);
 		process.stdout.write(
-			`| ${variant.name} | ${root === HERE ? 'this checkout' : root} | ${perThousand(median)} | ${perThousand(sorted[0])} |\n`,
+			`| ${variant.name} | ${root === HERE ? 'this checkout' : root} | ${perThousand(median(times.get(key)!))} | ${perThousand(fastest)} | ${megabytes(median(heapPeaks.get(key)!))} | ${megabytes(median(heapRetained.get(key)!))} |\n`,
 		);
 	}
 }
