@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import { SummaryLineReporter } from './test/e2e/summary-line-reporter.mts';
 
-/** The end-to-end suite: the packed package inside a real n8n, against the stand-in service. */
+/**
+ * The end-to-end suite: the packed package inside a real n8n, against the stand-in service.
+ * CONTRACT_SIGNING_N8N=1.x runs it on the newest n8n 1.x instead (see test/e2e/n8n-runtime.mts).
+ */
+const n8nLine = process.env.CONTRACT_SIGNING_N8N;
 export default defineConfig({
 	test: {
 		include: ['test/e2e/**/*.e2e.mts'],
@@ -9,6 +13,6 @@ export default defineConfig({
 		fileParallelism: false,
 		testTimeout: 180_000,
 		hookTimeout: 900_000,
-		reporters: ['default', new SummaryLineReporter('e2e')],
+		reporters: ['default', new SummaryLineReporter(n8nLine ? `e2e@n8n-${n8nLine}` : 'e2e')],
 	},
 });

@@ -36,13 +36,15 @@ const createContract = {
 const expectedFailures = [
 	{
 		index: 1,
-		error: 'Contract Name is empty',
-		details: { description: 'Enter a name for the contract, such as "Service agreement".' },
+		error: {
+			message: 'Contract Name is empty',
+			description: 'Enter a name for the contract, such as "Service agreement".',
+		},
 	},
 	{
 		index: 2,
-		error: 'Client not found',
-		details: {
+		error: {
+			message: 'Client not found',
 			code: '404',
 			description:
 				'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
@@ -50,8 +52,8 @@ const expectedFailures = [
 	},
 	{
 		index: 3,
-		error: expect.stringMatching(/^The connection closed before the reply was complete/),
-		details: {
+		error: {
+			message: expect.stringMatching(/^The connection closed before the reply was complete/),
 			code: expect.any(String),
 			description: expect.stringMatching(/^The contract may have been created all the same/),
 		},
@@ -76,8 +78,8 @@ describe('On Error: Continue', () => {
 			null,
 			'Last',
 		]);
-		for (const { index, error, details } of expectedFailures) {
-			expect(output[index].json).toEqual({ error, details });
+		for (const { index, error } of expectedFailures) {
+			expect(output[index].json).toEqual({ error });
 		}
 		expect(
 			service()
@@ -102,7 +104,7 @@ describe('On Error: Continue (using error output)', () => {
 		]);
 		expect(failure.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(failure.map((item) => item.json)).toEqual(
-			expectedFailures.map(({ index, error, details }) => ({ ...inputs[index], error, details })),
+			expectedFailures.map(({ index, error }) => ({ ...inputs[index], error })),
 		);
 	});
 });

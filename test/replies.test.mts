@@ -87,8 +87,8 @@ describe('one reply check for every operation', () => {
 			{
 				clientKey: 'cli_unknown',
 				name: 'Second',
-				error: 'Client not found',
-				details: {
+				error: {
+					message: 'Client not found',
 					code: '404',
 					description:
 						'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',

@@ -247,8 +247,11 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 			const failed = items.filter((item) => item.json.error !== undefined);
 			expect(failed.map((item) => item.pairedItem!.item)).toEqual([0, 6]);
 			expect(failed[0].json).toMatchObject({
-				error: 'Signature backend unavailable',
-				details: { code: '500', description: expect.stringContaining('Custom Key "crm-1"') },
+				error: {
+					message: 'Signature backend unavailable',
+					code: '500',
+					description: expect.stringContaining('Custom Key "crm-1"'),
+				},
 			});
 		},
 	);
@@ -280,8 +283,8 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 		expect(failed.map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				crmId: 'crm-1',
-				error: 'The service did not answer in time (timeout of 500ms exceeded)',
-				details: {
+				error: {
+					message: 'The service did not answer in time (timeout of 500ms exceeded)',
 					code: 'ECONNABORTED',
 					description: expect.stringMatching(
 						/^The client may have been created all the same.*Custom Key "crm-1"/,

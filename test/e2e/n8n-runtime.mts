@@ -3,6 +3,8 @@
  *
  * test/e2e/n8n-runtime/ holds its package.json and lockfile. ensureN8n() installs them once
  * into .cache/n8n/<hash of both files>/ and reuses that folder while neither changes.
+ * With CONTRACT_SIGNING_N8N=1.x in the environment, everything here uses the newest n8n 1.x
+ * instead, from test/e2e/n8n-runtime-1.x/, installed into .cache/n8n/1.x/<hash>/.
  *
  * Install ahead of time with: npx vite-node test/e2e/n8n-runtime.mts
  */
@@ -47,9 +49,13 @@ export interface N8nCliResult {
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const RUNTIME_SPEC_DIR = fileURLToPath(new URL('./n8n-runtime/', import.meta.url));
+/** The n8n line under test: the pinned 2.x by default, or the newest 1.x. */
+const N8N_LINE = process.env.CONTRACT_SIGNING_N8N === '1.x' ? '1.x' : undefined;
+const RUNTIME_SPEC_DIR = fileURLToPath(
+	new URL(N8N_LINE ? `./n8n-runtime-${N8N_LINE}/` : './n8n-runtime/', import.meta.url),
+);
 const RUNTIME_SPEC_FILES = ['package.json', 'package-lock.json', '.npmrc'];
-const INSTALLS_DIR = join(REPO_ROOT, '.cache', 'n8n');
+const INSTALLS_DIR = join(REPO_ROOT, '.cache', 'n8n', ...(N8N_LINE ? [N8N_LINE] : []));
 const NPM_CACHE_DIR = join(REPO_ROOT, '.cache', 'npm');
 const READY_MARKER = '.ready';
 const INSTALL_FOLDER_NAME = /^[0-9a-f]{16}$/;
@@ -374,8 +380,9 @@ export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): 
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
-		// The MCP registry module fetches its registry from the internet at startup.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// The MCP registry module fetches its registry from the internet at startup; n8n 1.x has
+		// no such module and refuses to start when asked to disable it.
+		...(N8N_LINE === '1.x' ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
 		// Stops the editor's list of verified community nodes being fetched from api.n8n.io;
 		// community packages in the user folder still load.
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',

@@ -27,8 +27,6 @@ import {
 import { ensureN8n } from './n8n-runtime.mts';
 
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
-const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
-const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.meta.url).pathname;
 
 interface NodeTypeListing {
 	name: string;
@@ -56,9 +54,7 @@ beforeAll(async () => {
 	elsewhere = await startRecorder();
 	home = await createN8nHome(runtime, await packPackage());
 	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
-	for (const file of [WEBHOOK_EXAMPLE, MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) {
-		await importWorkflow(home, file);
-	}
+	await importWorkflow(home, WEBHOOK_EXAMPLE);
 	await publishWorkflow(home, workflowId(WEBHOOK_EXAMPLE));
 });
 
@@ -66,101 +62,6 @@ afterAll(async () => {
 	await service?.close();
 	await elsewhere?.close();
 	removeN8nHome(home);
-});
-
-describe('n8n execute (headless)', () => {
-	it('runs the manual example: client, contract, and the default user read back', async () => {
-		service.reset();
-		const result = await executeWorkflow(home!, workflowId(MANUAL_EXAMPLE));
-		cliOutputs.push(result.output);
-
-		expect(result.exitCode).toBe(0);
-		expect(result.run.status).toBe('success');
-		const [client] = service.clients();
-		const [contract] = service.contracts();
-		const defaultUser = client.users[0];
-		expect(nodeOutputs(result, 'Create Client')[0][0]).toMatchObject({
-			clientKey: client.clientKey,
-			defaultUserKey: defaultUser.userKey,
-		});
-		expect(nodeOutputs(result, 'Create Contract')[0][0]).toMatchObject({
-			contractKey: contract.contractKey,
-			clientKey: client.clientKey,
-		});
-		expect(nodeOutputs(result, 'Get User')[0][0]).toMatchObject({
-			userKey: defaultUser.userKey,
-			email: 'ada@example.com',
-		});
-
-		expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
-			'POST /v1/client',
-			'POST /v1/contract',
-			'POST /v1/user',
-		]);
-		for (const request of service.requests) {
-			expect(request.headers['content-type']).toBe('application/json');
-			expect(request.headers['x-service-key']).toBe(service.apiKey);
-		}
-		expect(service.requests.map((request) => request.body)).toEqual([
-			{
-				data: {
-					action: 'create',
-					client: {
-						fullname: 'Ada Lovelace',
-						email: 'ada@example.com',
-						organization: 'Analytical Engines Ltd',
-						customKey: '1042',
-						users: [{ fullname: 'Ada Lovelace', email: 'ada@example.com', customKey: '1042' }],
-					},
-				},
-			},
-			{
-				data: {
-					action: 'create',
-					clientKey: client.clientKey,
-					contract: {
-						name: 'Service agreement – Analytical Engines Ltd',
-						templateKey: 'tpl_service_agreement',
-					},
-				},
-			},
-			{ data: { action: 'read', clientKey: client.clientKey, user: { email: 'ada@example.com' } } },
-		]);
-	});
-
-	it('with one contact refused by the service, the others succeed and it reaches the error output', async () => {
-		service.reset();
-		service.injectFault(
-			{
-				kind: 'status',
-				status: 500,
-				body: { code: '500', message: 'Signature backend unavailable' },
-			},
-			{ when: (request) => JSON.stringify(request.body).includes('Grace Hopper') },
-		);
-		const result = await executeWorkflow(home!, workflowId(ERROR_OUTPUT_WORKFLOW));
-		cliOutputs.push(result.output);
-
-		expect(result.run.status).toBe('success');
-		const [created, failed] = nodeOutputs(result, 'Create Client');
-		expect(created.map((item) => item.fullname)).toEqual(['Ada Lovelace', 'Alan Turing']);
-		expect(failed).toEqual([
-			{
-				name: 'Grace Hopper',
-				email: 'grace@example.com',
-				crmId: 2,
-				error: 'Signature backend unavailable',
-				details: {
-					code: '500',
-					description:
-						'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "2" before you run this item again.',
-				},
-			},
-		]);
-		expect(nodeOutputs(result, 'Failed')[0]).toHaveLength(1);
-		expect(nodeOutputs(result, 'Created')[0]).toHaveLength(2);
-		expect(service.counts().clients).toBe(2);
-	});
 });
 
 describe('the HTTP Request node with this credential', () => {
@@ -400,10 +301,11 @@ describe('n8n start', () => {
 });
 
 describe('secrets', () => {
-	it('leaves the API key nowhere in what n8n printed or stored, after runs that succeeded and failed', () => {
-		expect(cliOutputs).toHaveLength(3);
+	it('leaves the API key nowhere in what n8n printed or stored, after the runs above', () => {
+		expect(cliOutputs).toHaveLength(1);
 		for (const output of cliOutputs) expect(output).not.toContain(API_KEY);
 		expect(filesContaining(home!, API_KEY)).toEqual([]);
-		expect(filesContaining(home!, 'Signature backend unavailable').length).toBeGreaterThan(0);
+		// The search finds what n8n did store: the contacts of the webhook runs.
+		expect(filesContaining(home!, 'grace@example.com').length).toBeGreaterThan(0);
 	});
 });

@@ -105,6 +105,28 @@ async function apiKeyOf(context: IExecuteSingleFunctions): Promise<string | unde
 	return apiKey;
 }
 
+/**
+ * The network error's code (ECONNREFUSED, ECONNABORTED …) and its own text. n8n 2.x keeps the
+ * request error as the `cause`; n8n 1.x wraps it in a NodeApiError whose `httpCode` is the code
+ * and whose `messages` hold the text.
+ */
+function networkError(error: unknown): { code?: string; detail: string } {
+	const failure = error as {
+		cause?: { code?: string; message?: string };
+		httpCode?: unknown;
+		messages?: unknown;
+	};
+	const wrappedCode =
+		typeof failure.httpCode === 'string' && /^E[A-Z_]+$/.test(failure.httpCode)
+			? failure.httpCode
+			: undefined;
+	const wrappedText = Array.isArray(failure.messages) ? failure.messages[0] : undefined;
+	return {
+		code: failure.cause?.code ?? wrappedCode,
+		detail: failure.cause?.message ?? (typeof wrappedText === 'string' ? wrappedText : ''),
+	};
+}
+
 /** One request: the service's record, or what went wrong with the service's text masked. */
 async function sendOnce(
 	context: IExecutePaginationFunctions,
@@ -120,13 +142,12 @@ async function sendOnce(
 		});
 		response = reply.json as unknown as IN8nHttpFullResponse;
 	} catch (error) {
-		const failure = error as { message?: string; cause?: { code?: string; message?: string } };
 		const apiKey = await apiKeyOf(context);
-		const code = failure.cause?.code;
+		const { code, detail } = networkError(error);
 		const transport = describeTransportFailure(
 			code ?? '',
-			withoutSecret(failure.cause?.message ?? '', apiKey),
-			withoutSecret(failure.message ?? String(error), apiKey),
+			withoutSecret(detail, apiKey),
+			withoutSecret((error as { message?: string }).message ?? String(error), apiKey),
 		);
 		return { ok: false, final: false, failure: { ...transport, code } };
 	}
@@ -298,11 +319,14 @@ function sendGuarded(operation: Operation) {
 		const { failure } = result;
 		const error = asError(this.getNode(), failure, itemIndex, operation, envelope);
 		if (!this.continueOnFail()) throw error;
-		const details = {
+		const itemError = {
+			message: error.message,
 			...(failure.code ? { code: failure.code } : {}),
 			...(error.description ? { description: error.description } : {}),
 		};
-		return [{ json: { error: error.message, details }, pairedItem }];
+		// `error` as the only key: the one shape that both n8n 1.x and 2.x route to the error
+		// output under "Continue (using error output)" (1.x accepts `error`, or `error` and `message`).
+		return [{ json: { error: itemError }, pairedItem }];
 	};
 }
 
