@@ -11,19 +11,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	createN8nHome,
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	executeWorkflow,
-	importCredential,
+	importCredentials,
 	importWorkflows,
+	n8nHomeFor,
 	NODE_TYPE,
 	nodeOutputs,
-	packPackage,
 	removeN8nHome,
 	type N8nHome,
 } from './n8n-instance.mts';
-import { runN8nCli, ensureN8n } from './n8n-runtime.mts';
 
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const OPENAI_CREDENTIAL_ID = 'csOpenAiStandIn';
@@ -241,29 +239,17 @@ let model: ScriptedModel;
 let home: N8nHome | undefined;
 
 beforeAll(async () => {
-	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
 	service = await startStandIn({ apiKey: API_KEY });
 	model = await startScriptedModel();
-	home = await createN8nHome(runtime, await packPackage());
-	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
-	const file = `${home.userFolder}/tmp/openai-credential.json`;
-	const { writeFileSync } = await import('node:fs');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{
-				id: OPENAI_CREDENTIAL_ID,
-				name: 'OpenAI stand-in',
-				type: 'openAiApi',
-				data: { apiKey: 'sk-standin', url: model.url },
-			},
-		]),
-	);
-	const imported = await runN8nCli(runtime, ['import:credentials', `--input=${file}`], home.env);
-	if (imported.code !== 0)
-		throw new Error(
-			`importing the OpenAI credential failed:\n${imported.stdout}\n${imported.stderr}`,
-		);
+	home = await n8nHomeFor(service);
+	await importCredentials(home, [
+		{
+			id: OPENAI_CREDENTIAL_ID,
+			name: 'OpenAI stand-in',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-standin', url: model.url },
+		},
+	]);
 	await importWorkflows(home, [agentWorkflow]);
 });
 

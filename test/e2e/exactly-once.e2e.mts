@@ -22,20 +22,17 @@ import {
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	createN8nHome,
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	executeWorkflow,
-	importCredential,
 	importWorkflows,
+	n8nHomeFor,
 	NODE_TYPE,
 	nodeItems,
-	packPackage,
 	removeN8nHome,
 	type ExecutionResult,
 	type N8nHome,
 } from './n8n-instance.mts';
-import { ensureN8n } from './n8n-runtime.mts';
 
 type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
@@ -176,11 +173,9 @@ function httpRequestWorkflow(id: string, url: string) {
 }
 
 beforeAll(async () => {
-	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
 	service = await startStandIn({ apiKey: API_KEY });
 	elsewhere = await startRecorder();
-	home = await createN8nHome(runtime, await packPackage());
-	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	home = await n8nHomeFor(service);
 	await importWorkflows(home, [
 		...Object.values(scenarios).map(contactsWorkflow),
 		httpRequestWorkflow('csHttpRedirect', `${service.url}/v1/client`),

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
+	ensureN8n,
 	freePort,
 	n8nEnv,
 	parseJsonAfterLogs,
@@ -90,19 +91,39 @@ function writeTemp(home: N8nHome, name: string, content: unknown): string {
 	return path;
 }
 
-export async function importCredential(
+/** Imports credentials of any type; plain `data` is encrypted on import. */
+export async function importCredentials(
 	home: N8nHome,
-	data: { baseUrl: string; apiKey: string },
-	id = EXAMPLE_CREDENTIAL_ID,
+	credentials: Array<{ id: string; name: string; type: string; data: Record<string, string> }>,
 ): Promise<void> {
-	const file = writeTemp(home, `credential-${id}.json`, [
-		{ id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data },
-	]);
+	const file = writeTemp(home, `credentials-${credentials[0].id}.json`, credentials);
 	try {
 		await cli(home, ['import:credentials', `--input=${file}`]);
 	} finally {
 		rmSync(file);
 	}
+}
+
+/** The Contract Signing credential the example workflows use. */
+export async function importCredential(
+	home: N8nHome,
+	data: { baseUrl: string; apiKey: string },
+	id = EXAMPLE_CREDENTIAL_ID,
+): Promise<void> {
+	await importCredentials(home, [
+		{ id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data },
+	]);
+}
+
+/**
+ * What every end-to-end file starts from: the pinned n8n (installed on first use), a fresh user
+ * folder with the packed package, and the Contract Signing credential for the given service.
+ */
+export async function n8nHomeFor(service: { url: string; apiKey: string }): Promise<N8nHome> {
+	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
+	const home = await createN8nHome(runtime, await packPackage());
+	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	return home;
 }
 
 export async function importWorkflow(home: N8nHome, file: string): Promise<void> {

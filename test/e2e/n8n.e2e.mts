@@ -6,25 +6,22 @@ import { seedClient } from '../service/seed-client.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	createN8nHome,
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	EXAMPLES_DIR,
 	executeWorkflow,
 	filesContaining,
-	importCredential,
 	importWorkflow,
+	n8nHomeFor,
 	NODE_TYPE,
 	nodeOutputs,
 	ownerSession,
-	packPackage,
 	publishWorkflow,
 	removeN8nHome,
 	startN8n,
 	type N8nHome,
 	type RunningN8n,
 } from './n8n-instance.mts';
-import { ensureN8n } from './n8n-runtime.mts';
 
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
 
@@ -49,11 +46,9 @@ let elsewhere: Recorder;
 let home: N8nHome | undefined;
 
 beforeAll(async () => {
-	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
 	service = await startStandIn({ apiKey: API_KEY });
 	elsewhere = await startRecorder();
-	home = await createN8nHome(runtime, await packPackage());
-	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	home = await n8nHomeFor(service);
 	await importWorkflow(home, WEBHOOK_EXAMPLE);
 	await publishWorkflow(home, workflowId(WEBHOOK_EXAMPLE));
 });

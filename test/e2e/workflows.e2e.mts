@@ -9,18 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	createN8nHome,
 	EXAMPLES_DIR,
 	executeWorkflow,
 	filesContaining,
-	importCredential,
 	importWorkflow,
+	n8nHomeFor,
 	nodeOutputs,
-	packPackage,
 	removeN8nHome,
 	type N8nHome,
 } from './n8n-instance.mts';
-import { ensureN8n } from './n8n-runtime.mts';
 
 const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
 const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.meta.url).pathname;
@@ -35,11 +32,9 @@ let service: StandIn;
 let home: N8nHome | undefined;
 
 beforeAll(async () => {
-	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
-	process.stdout.write(`workflows on n8n ${runtime.version}\n`);
 	service = await startStandIn({ apiKey: API_KEY });
-	home = await createN8nHome(runtime, await packPackage());
-	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+	home = await n8nHomeFor(service);
+	process.stdout.write(`workflows on n8n ${home.runtime.version}\n`);
 	for (const file of [MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) await importWorkflow(home, file);
 });
 
