@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SummaryLineReporter } from './test/summary-line-reporter.mts';
 
 const require = createRequire(import.meta.url);
 
@@ -20,5 +21,6 @@ export default defineConfig({
 			N8N_LOG_LEVEL: 'silent',
 		},
 		testTimeout: 20_000,
+		reporters: ['default', new SummaryLineReporter('in-process')],
 	},
 });

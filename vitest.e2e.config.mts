@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { SummaryLineReporter } from './test/e2e/summary-line-reporter.mts';
+import { SummaryLineReporter } from './test/summary-line-reporter.mts';
 
 /**
  * The end-to-end suite: the packed package inside a real n8n, against the stand-in service.
@@ -13,6 +13,12 @@ export default defineConfig({
 		fileParallelism: false,
 		testTimeout: 180_000,
 		hookTimeout: 900_000,
-		reporters: ['default', new SummaryLineReporter(n8nLine ? `e2e@n8n-${n8nLine}` : 'e2e')],
+		reporters: [
+			'default',
+			new SummaryLineReporter(n8nLine ? `e2e@n8n-${n8nLine}` : 'e2e', {
+				'editor.e2e.mts': 'editor',
+				'agent.e2e.mts': 'agent',
+			}),
+		],
 	},
 });

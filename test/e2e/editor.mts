@@ -2,7 +2,7 @@
  * The n8n editor in headless Chromium, with the packed package installed and a workflow that
  * uses each operation: shared by the browser test and the screenshot script.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, selectors, type Locator, type Page } from 'playwright-core';
@@ -18,12 +18,11 @@ import {
 	removeN8nHome,
 	startN8n,
 } from './n8n-instance.mts';
+import { ensureChromium } from './chromium.mts';
 import { ensureN8n } from './n8n-runtime.mts';
 
-/** Debian's Chromium: playwright-core downloads no browser of its own. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** playwright-core downloads no browser of its own: it drives the one from chromium.mts. */
 const CHROMIUM_ARGS = [
-	'--headless=new',
 	'--no-sandbox',
 	'--disable-gpu',
 	'--disable-quic',
@@ -107,12 +106,6 @@ export interface StartEditorOptions {
  */
 export async function startEditor(options: StartEditorOptions = {}): Promise<EditorSession> {
 	const log = options.log ?? (() => {});
-	if (!existsSync(CHROMIUM_PATH)) {
-		throw new Error(
-			`Chromium was not found at ${CHROMIUM_PATH}. The editor tests drive Debian's Chromium: ` +
-				'install it with `sudo apt-get install chromium`.',
-		);
-	}
 	const cleanups: Array<() => Promise<void> | void> = [];
 	const stop = async () => {
 		const failures: unknown[] = [];
@@ -127,6 +120,7 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 	};
 	try {
 		const runtime = await ensureN8n({ log });
+		const browserBuild = await ensureChromium(log);
 		const service = await startStandIn();
 		cleanups.push(() => service.close());
 		if (options.build) {
@@ -149,8 +143,9 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 		log('starting Chromium…');
 		selectors.setTestIdAttribute('data-test-id');
 		const browser = await chromium.launch({
-			executablePath: CHROMIUM_PATH,
+			executablePath: browserBuild.executablePath,
 			args: CHROMIUM_ARGS,
+			env: { ...process.env, ...browserBuild.env },
 		});
 		cleanups.push(() => browser.close());
 		const context = await browser.newContext({

@@ -11,11 +11,11 @@
  *   npm run test:queue -- --contacts 500 --senders 20 --latency 20 --concurrency 10
  *   npm run test:queue -- --database sqlite   # main and workers sharing one SQLite file
  *
- * Ends with the line `queue: N passed, M failed`, or `queue: skipped (<reason>)` when Redis or
- * PostgreSQL is not installed (CI installs both from Debian packages).
+ * Ends with the line `queue: N passed, M failed`. PostgreSQL 17 comes from an npm package;
+ * redis-server from PATH or, unpacked into .cache/redis/, from Debian's package (services.mts).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -52,12 +52,10 @@ import {
 	type RunningWorker,
 } from './n8n-queue.mts';
 import {
-	findPostgresBin,
+	ensureRedis,
 	postgresAccount,
-	REDIS_SERVER,
 	startPostgres,
 	startRedis,
-	type Account,
 	type ServiceProcess,
 } from './services.mts';
 
@@ -342,16 +340,6 @@ function formatCounts(counts: Record<string, number>): string {
 		: entries.map(([key, count]) => `${key} ${count}`).join(', ');
 }
 
-function skip(reason: string): never {
-	process.stdout.write(`queue: skipped (${reason})\n`);
-	process.exit(0);
-}
-
-interface PostgresInstall {
-	bin: string;
-	account: Account;
-}
-
 interface Services {
 	main: RunningN8n;
 	rest: Rest;
@@ -363,7 +351,6 @@ interface Services {
 /** Redis, the database, the stand-in, main and two workers; each stop is registered at once. */
 async function startServices(
 	options: Options,
-	postgres: PostgresInstall | undefined,
 	workDir: string,
 	stops: Array<() => Promise<void> | void>,
 	homes: N8nHome[],
@@ -373,13 +360,13 @@ async function startServices(
 	stops.push(() => rmSync(dirname(tarball), { recursive: true, force: true }));
 	const runtime = await ensureN8n({ log: progress });
 
-	const redis: ServiceProcess = await startRedis(join(workDir, 'redis'));
+	const redis: ServiceProcess = await startRedis(ensureRedis(progress), join(workDir, 'redis'));
 	stops.push(redis.stop);
 	progress(`redis-server on 127.0.0.1:${redis.port} (pid ${redis.pid})`);
 
 	let database: Database = { kind: 'sqlite' };
-	if (postgres) {
-		const server = await startPostgres(postgres.bin, postgres.account, join(workDir, 'postgres'));
+	if (options.database === 'postgres') {
+		const server = await startPostgres(postgresAccount(), join(workDir, 'postgres'));
 		stops.push(server.stop);
 		database = { kind: 'postgres', port: server.port };
 		progress(`PostgreSQL on 127.0.0.1:${server.port} (pid ${server.pid})`);
@@ -571,18 +558,6 @@ function answeredKeysMatch(answer: Answer, entry: ContactAtService): boolean {
 async function main(): Promise<void> {
 	const options = parseOptions(process.argv.slice(2));
 
-	if (!existsSync(REDIS_SERVER)) {
-		skip(`${REDIS_SERVER} not found; install it with: apt-get install -y redis-server`);
-	}
-	let postgres: PostgresInstall | undefined;
-	if (options.database === 'postgres') {
-		const bin = findPostgresBin();
-		if (!bin) skip('PostgreSQL not found; install it with: apt-get install -y postgresql');
-		const account = postgresAccount();
-		if (typeof account === 'string') skip(account);
-		postgres = { bin, account };
-	}
-
 	// Ctrl-C or a CI timeout: exit, so that the 'exit' handlers kill every process started here.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
 		process.once(signal, () => process.exit(130));
@@ -598,7 +573,7 @@ async function main(): Promise<void> {
 	const homes: N8nHome[] = [];
 	let keepFiles = false;
 	try {
-		const services = await startServices(options, postgres, workDir, stops, homes);
+		const services = await startServices(options, workDir, stops, homes);
 		const { main, rest, survivor, victim, service } = services;
 		check('main and both workers started in queue mode with the package installed', true);
 

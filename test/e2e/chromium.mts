@@ -1,0 +1,115 @@
+/**
+ * A headless Chromium that needs nothing from the machine: the build shipped inside the npm
+ * package @sparticuz/chromium (a devDependency, so `npm install` brings it and nothing is
+ * downloaded), unpacked once into .cache/chromium/<version>/.
+ *
+ * The package ships, brotli-compressed, the browser, the NSS/NSPR/expat libraries it links
+ * against (built for Amazon Linux, they run on Debian too) and the Open Sans fonts. Its own
+ * JavaScript needs Node 22 and unpacks into /tmp for AWS Lambda, so this module unpacks the files
+ * itself and points the browser at its libraries (LD_LIBRARY_PATH) and fonts (FONTCONFIG_PATH).
+ */
+import { spawn } from 'node:child_process';
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { createBrotliDecompress } from 'node:zlib';
+
+export interface Chromium {
+	executablePath: string;
+	/** The environment the browser needs: its libraries and its fonts. */
+	env: Record<string, string>;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE_NAME = '@sparticuz/chromium';
+const READY_MARKER = '.ready';
+
+function packageDir(): string {
+	// Found by path: the package's exports map does not expose its package.json or bin/ folder.
+	const folder = join(REPO_ROOT, 'node_modules', ...PACKAGE_NAME.split('/'));
+	if (!existsSync(join(folder, 'bin', 'chromium.br'))) {
+		throw new Error(
+			`${PACKAGE_NAME} is not installed. The editor tests use the Chromium it ships: run \`npm install\` first.`,
+		);
+	}
+	return folder;
+}
+
+async function unbrotli(source: string, target: string): Promise<void> {
+	await pipeline(createReadStream(source), createBrotliDecompress(), createWriteStream(target));
+}
+
+async function untar(archive: string, folder: string): Promise<void> {
+	mkdirSync(folder, { recursive: true });
+	const tar = spawn('tar', ['-xf', '-', '-C', folder], { stdio: ['pipe', 'ignore', 'pipe'] });
+	let stderr = '';
+	tar.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const exited = new Promise<number>((resolve, reject) => {
+		tar.once('error', reject);
+		tar.once('exit', (code) => resolve(code ?? 1));
+	});
+	await pipeline(createReadStream(archive), createBrotliDecompress(), tar.stdin);
+	const code = await exited;
+	if (code !== 0) throw new Error(`unpacking ${archive} failed: ${stderr.trim()}`);
+}
+
+function fontConfig(fontsDir: string, cacheDir: string): string {
+	return [
+		'<?xml version="1.0"?>',
+		'<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+		'<fontconfig>',
+		`  <dir>${fontsDir}</dir>`,
+		`  <cachedir>${cacheDir}</cachedir>`,
+		'</fontconfig>',
+		'',
+	].join('\n');
+}
+
+function describe(folder: string): Chromium {
+	return {
+		executablePath: join(folder, 'chromium'),
+		env: {
+			LD_LIBRARY_PATH: join(folder, 'lib', 'al2023', 'lib'),
+			FONTCONFIG_PATH: join(folder, 'fontconfig'),
+		},
+	};
+}
+
+/** The unpacked browser, unpacking it first if this version is not in the cache yet. */
+export async function ensureChromium(log: (line: string) => void = () => {}): Promise<Chromium> {
+	const source = packageDir();
+	const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
+		version: string;
+	};
+	const folder = join(REPO_ROOT, '.cache', 'chromium', version);
+	if (existsSync(join(folder, READY_MARKER))) return describe(folder);
+
+	log(`unpacking Chromium from ${PACKAGE_NAME} ${version}…`);
+	const partial = `${folder}.partial-${process.pid}`;
+	rmSync(partial, { recursive: true, force: true });
+	mkdirSync(partial, { recursive: true });
+	const bin = join(source, 'bin');
+	await unbrotli(join(bin, 'chromium.br'), join(partial, 'chromium'));
+	chmodSync(join(partial, 'chromium'), 0o755);
+	await untar(join(bin, 'al2023.tar.br'), join(partial, 'lib'));
+	await untar(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
+	mkdirSync(join(partial, 'fontconfig'));
+	writeFileSync(
+		join(partial, 'fontconfig', 'fonts.conf'),
+		fontConfig(join(folder, 'fonts', 'fonts'), join(folder, 'fontconfig', 'cache')),
+	);
+	writeFileSync(join(partial, READY_MARKER), `${PACKAGE_NAME} ${version}\n`);
+	rmSync(folder, { recursive: true, force: true });
+	renameSync(partial, folder);
+	return describe(folder);
+}
