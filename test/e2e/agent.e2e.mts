@@ -270,6 +270,11 @@ describe('an AI agent with the Contract Signing tools', () => {
 		if (result.run.status !== 'success') process.stdout.write(result.output.slice(-3000));
 
 		expect(result.run.status).toBe('success');
+		// What the model reads to choose a tool: n8n builds it from the operation's action.
+		expect(model.requests[0].tools?.map((tool) => tool.function.description).sort()).toEqual([
+			'Create a client with its users in Contract Signing',
+			'Create a contract for a client in Contract Signing',
+		]);
 		const [client] = service.clients();
 		const [contract] = service.contracts();
 		expect(service.requests.map((request) => request.body)).toEqual([

@@ -163,15 +163,16 @@ describe('n8n start', () => {
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options ?? []);
 		expect(operations.map((operation) => operation.action)).toEqual([
-			'Create a client',
-			'Create a contract',
-			'Get a user',
+			'Create a client with its users',
+			'Create a contract for a client',
+			'Get a user of a client',
 		]);
 		for (const operation of operations) {
 			expect(operation.description).toMatch(/Returns (clientKey|contractKey|the user record)/);
 		}
 		expect(
-			operations.find((operation) => operation.action === 'Create a contract')?.description,
+			operations.find((operation) => operation.action === 'Create a contract for a client')
+				?.description,
 		).toMatch(/Needs clientKey and a contract name/);
 	});
 

@@ -19,7 +19,7 @@ export const clientOperation: INodeProperties = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a client',
+			action: 'Create a client with its users',
 			description:
 				'Create a client from a full name, email, organization, custom key and/or users (at least one). Returns clientKey, and userKey for each user; the first user is the default user.',
 			routing: operationRouting({

@@ -18,7 +18,7 @@ export const contractOperation: INodeProperties = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a contract',
+			action: 'Create a contract for a client',
 			description:
 				'Create a contract for a client. Needs clientKey and a contract name; templateKey and userKey are optional (default: the client’s default user). Returns contractKey.',
 			routing: operationRouting({

@@ -13,7 +13,7 @@ export const userOperation: INodeProperties = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a user',
+			action: 'Get a user of a client',
 			description:
 				'Find a user of a client. Needs clientKey and at least one of userKey, full name, email or custom key. Returns the user record with userKey.',
 			routing: operationRouting({
