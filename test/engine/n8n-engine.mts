@@ -92,7 +92,7 @@ export function loadPackage(): Promise<LoadedPackage> {
 }
 
 /** Hands out the test's credential and applies its `authenticate`, as n8n's server does. */
-class TestCredentialsHelper extends ICredentialsHelper {
+export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentialTypes: Record<string, ICredentialType>,
 		private readonly data: ICredentialDataDecryptedObject,

@@ -24,6 +24,29 @@ export class RunMemory<Success, Failure> {
 	/** No request of this run before this time (ms since epoch): the service asked to wait. */
 	private notBefore = 0;
 
+	private credential?: Promise<unknown>;
+
+	private itemsLeft?: number;
+
+	/**
+	 * The credential for this run, read (and so decrypted) by `load` only once; forgotten when
+	 * the run's last item is done, and with the run in any case.
+	 */
+	async credentialOnce<Credential>(load: () => Promise<Credential>): Promise<Credential> {
+		this.credential ??= load();
+		return (await this.credential) as Credential;
+	}
+
+	/** Counts an item of `itemCount` as done; after the last one the credential is let go. */
+	itemDone(itemCount: number): void {
+		this.itemsLeft ??= itemCount;
+		this.itemsLeft -= 1;
+		if (this.itemsLeft <= 0) {
+			this.credential = undefined;
+			this.itemsLeft = undefined;
+		}
+	}
+
 	/**
 	 * The earlier result of this item when it succeeded, or failed in a way that must not be
 	 * sent again; otherwise the result of `send`. A send still under way is waited for, not repeated.

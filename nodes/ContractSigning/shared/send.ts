@@ -1,25 +1,39 @@
 /**
  * The send path of every operation.
  *
- * n8n's routing engine calls `routing.operations.pagination` in place of its own send when the
- * routing sets `send.paginate` (n8n-core routing-node.js, `makeRequest`; the same in 1.x and 2.x).
- * The node uses that hook, not pagination, as the one place per item where the envelope is
- * finished and checked, sent with n8n's own `makeRoutingRequest` (so the credential, proxy,
- * timeout, SSL options, Batching and allowed domains all still apply), the reply checked, and
- * every failure either thrown or, with "On Error: Continue", returned as an item paired with its
- * input. Here too the node waits out a busy service and, under Retry On Fail, never sends an item
- * again that was created, or may have been.
+ * Why through `routing.operations.pagination`: n8n's routing engine (n8n-core routing-node.js,
+ * `makeRequest`; the same in 1.x and 2.x) calls that function in place of its own send when the
+ * routing sets `send.paginate`, once per item, with the request n8n has prepared: method, URL,
+ * headers, and n8n's own protections (proxy, timeout, SSL options, allowed domains). The node
+ * relies on exactly that: the hook is called for each item in item order, its `this` gives the
+ * item's parameters, and what it returns is the item's output (n8n pairs errors and outputs by
+ * item index, and applies Batching between items before calling it). It is the one place per item
+ * where the envelope is finished and checked, sent, the reply checked, and every failure either
+ * thrown or, with "On Error: Continue", returned as an item paired with its input. Here too the
+ * node waits out a busy service and, under Retry On Fail, never sends an item again that was
+ * created, or may have been. If a future n8n stopped calling the hook, no request would be sent
+ * at all: the end-to-end suite runs every operation in real n8n (2.41.1, 1.123.81, 2.0.x).
+ *
+ * Each request goes out with `helpers.httpRequestWithAuthentication`, the helper n8n's own
+ * `makeRoutingRequest` calls, but with the credential read once per run of the node rather than
+ * once per item: n8n reads it from the database and decrypts it for every request otherwise,
+ * which cost more than the request itself. The credential is resolved for the run's first item,
+ * as n8n resolves `$credentials` in routing; it lives in the run's memory, is dropped after the
+ * run's last item, and never enters output or error data. The credential's `authenticate` still
+ * runs for every request (the key header, the Base URL, the origin check).
  */
 import {
 	deepCopy,
 	NodeApiError,
 	NodeOperationError,
 	type DeclarativeRestApiSettings,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
 	type INode,
+	type IHttpRequestOptions,
 	type INodeExecutionData,
 	type INodePropertyRouting,
 	type JsonObject,
@@ -81,28 +95,39 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
-/** The request body as the operation's fields give it, each read once for this item. */
+/** The request body as the operation's fields give it: each field, and each mode, read once. */
 function readFields(context: IExecuteSingleFunctions, operation: Operation): IDataObject {
 	const body: IDataObject = { data: { action: operation.action } };
+	const modes = new Map<string, unknown>();
+	const modeOf = (parameter: string) => {
+		if (!modes.has(parameter)) modes.set(parameter, context.getNodeParameter(parameter, ''));
+		return modes.get(parameter);
+	};
 	for (const { property, path, onlyWhen } of operation.fields) {
-		if (onlyWhen && context.getNodeParameter(onlyWhen.parameter, '') !== onlyWhen.value) continue;
+		if (onlyWhen && modeOf(onlyWhen.parameter) !== onlyWhen.value) continue;
 		setPath(body, path, context.getNodeParameter(property.name, property.default));
 	}
 	return body;
 }
 
-/** The postReceive step: the whole reply, for `sendOnce` to check. */
-async function fullReply(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	return [{ json: response as unknown as IDataObject }];
+/** The run's credential, read and decrypted once (see the top of this module). */
+async function credentialOf(
+	context: IExecuteSingleFunctions,
+): Promise<ICredentialDataDecryptedObject> {
+	return await memoryOf(context.getExecuteData()).credentialOnce(
+		async () => await context.getCredentials(CREDENTIAL_TYPE),
+	);
 }
 
 async function apiKeyOf(context: IExecuteSingleFunctions): Promise<string | undefined> {
-	const { apiKey } = await context.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
-	return apiKey;
+	const { apiKey } = await credentialOf(context);
+	return typeof apiKey === 'string' ? apiKey : undefined;
+}
+
+/** How many items this run of the node has, for the run's memory to know when it is done. */
+function itemCount(context: IExecuteSingleFunctions): number {
+	const input = context.getExecuteData().data;
+	return (input.main ?? input.ai_tool)?.[0]?.length ?? 1;
 }
 
 /**
@@ -136,11 +161,20 @@ async function sendOnce(
 ): Promise<Result> {
 	let response: IN8nHttpFullResponse;
 	try {
-		const [reply] = await context.makeRoutingRequest({
-			...requestData,
-			options: { ...requestData.options, body: envelope },
-		});
-		response = reply.json as unknown as IN8nHttpFullResponse;
+		const data = await credentialOf(context);
+		const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+		// The options n8n prepared, as its own routing request passes them to this helper.
+		const options = {
+			...requestData.options,
+			body: envelope,
+			returnFullResponse: true,
+		} as IHttpRequestOptions;
+		response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			{ credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } },
+		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const apiKey = await apiKeyOf(context);
 		const { code, detail } = networkError(error);
@@ -298,35 +332,48 @@ async function sendItem(
 	return replayed && result.ok ? { ok: true, value: deepCopy(result.value) } : result;
 }
 
+/** The item's output: the service's record, or its error under "On Error: Continue". */
+async function sendAndShape(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const itemIndex = context.getItemIndex();
+	const pairedItem = { item: itemIndex };
+	const built = buildEnvelope(context, operation);
+	const envelope = 'envelope' in built ? built.envelope : undefined;
+	const result: Result = envelope
+		? await sendItem(context, operation, requestData, envelope)
+		: { ok: false, final: false, failure: (built as { failure: Failure }).failure };
+	if (result.ok) {
+		const json = context.getNodeParameter('simplify', true)
+			? operation.simplify(result.value, envelope!)
+			: result.value;
+		return [{ json, pairedItem }];
+	}
+	const { failure } = result;
+	const error = asError(context.getNode(), failure, itemIndex, operation, envelope);
+	if (!context.continueOnFail()) throw error;
+	const itemError = {
+		message: error.message,
+		...(failure.code ? { code: failure.code } : {}),
+		...(error.description ? { description: error.description } : {}),
+	};
+	// `error` as the only key: the one shape that both n8n 1.x and 2.x route to the error
+	// output under "Continue (using error output)" (1.x accepts `error`, or `error` and `message`).
+	return [{ json: { error: itemError }, pairedItem }];
+}
+
 function sendGuarded(operation: Operation) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		const itemIndex = this.getItemIndex();
-		const pairedItem = { item: itemIndex };
-		const built = buildEnvelope(this, operation);
-		const envelope = 'envelope' in built ? built.envelope : undefined;
-		const result: Result = envelope
-			? await sendItem(this, operation, requestData, envelope)
-			: { ok: false, final: false, failure: (built as { failure: Failure }).failure };
-		if (result.ok) {
-			const json = this.getNodeParameter('simplify', true)
-				? operation.simplify(result.value, envelope!)
-				: result.value;
-			return [{ json, pairedItem }];
+		try {
+			return await sendAndShape(this, operation, requestData);
+		} finally {
+			memoryOf(this.getExecuteData()).itemDone(itemCount(this));
 		}
-		const { failure } = result;
-		const error = asError(this.getNode(), failure, itemIndex, operation, envelope);
-		if (!this.continueOnFail()) throw error;
-		const itemError = {
-			message: error.message,
-			...(failure.code ? { code: failure.code } : {}),
-			...(error.description ? { description: error.description } : {}),
-		};
-		// `error` as the only key: the one shape that both n8n 1.x and 2.x route to the error
-		// output under "Continue (using error output)" (1.x accepts `error`, or `error` and `message`).
-		return [{ json: { error: itemError }, pairedItem }];
 	};
 }
 
@@ -346,6 +393,5 @@ export function operationRouting(operation: Operation): INodePropertyRouting {
 		},
 		send: { paginate: true },
 		operations: { pagination: sendGuarded(operation) },
-		output: { postReceive: [fullReply] },
 	};
 }
