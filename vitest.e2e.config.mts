@@ -3,7 +3,8 @@ import { SummaryLineReporter } from './test/summary-line-reporter.mts';
 
 /**
  * The end-to-end suite: the packed package inside a real n8n, against the stand-in service.
- * CONTRACT_SIGNING_N8N=1.x runs it on the newest n8n 1.x instead (see test/e2e/n8n-runtime.mts).
+ * CONTRACT_SIGNING_N8N=1.x runs it on the newest n8n 1.x instead, CONTRACT_SIGNING_N8N=2.0 on the
+ * newest 2.0.x (see test/e2e/n8n-runtime.mts).
  */
 const n8nLine = process.env.CONTRACT_SIGNING_N8N;
 export default defineConfig({

@@ -265,11 +265,11 @@ describe('an AI agent with the Contract Signing tools', () => {
 		model.requests.length = 0;
 		const result = await executeWorkflow(home!, agentWorkflow.id);
 		process.stdout.write(
-			`agent: ${model.requests.length} model calls, ${service.requests.length} requests to the service; run ${result.run.status}\n`,
+			`agent: ${model.requests.length} model calls, ${service.requests.length} requests to the service; run ${result.status}\n`,
 		);
-		if (result.run.status !== 'success') process.stdout.write(result.output.slice(-3000));
+		if (result.status !== 'success') process.stdout.write(result.output.slice(-3000));
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		// What the model reads to choose a tool: n8n builds it from the operation's action.
 		expect(model.requests[0].tools?.map((tool) => tool.function.description).sort()).toEqual([
 			'Create a client with its users in Contract Signing',
@@ -313,7 +313,7 @@ describe('an AI agent with the Contract Signing tools', () => {
 		);
 		const result = await executeWorkflow(home!, agentWorkflow.id);
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		const toolResults = model.requests[2].messages.filter((message) => message.role === 'tool');
 		expect(JSON.parse(String(toolResults.at(-1)?.content))).toEqual([
 			{

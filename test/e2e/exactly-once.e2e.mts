@@ -198,7 +198,7 @@ async function run(name: string): Promise<ExecutionResult> {
 	const records = Object.values(created).reduce((sum, count) => sum + count, 0);
 	process.stdout.write(
 		`exactly-once ${name}: ${CONTACTS.length} contacts, ${requests} requests, ${records} clients created, ` +
-			`${success.length + failure.length} output items (${errors} errors), run ${result.run.status}\n`,
+			`${success.length + failure.length} output items (${errors} errors), run ${result.status}\n`,
 	);
 	return result;
 }
@@ -215,7 +215,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 		failFirstRequestOf(service, ['crm-1', 'crm-7'], busyWithoutActing);
 		const result = await run(`busy-${onError}`);
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
 		const items = itemsInOrder(result);
 		expect(items.map((item) => [item.pairedItem, item.json.customKey])).toEqual(
@@ -256,7 +256,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 		failFirstRequestOf(service, ['crm-3', 'crm-9'], rateLimited());
 		const result = await run('rateLimited');
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
 		for (const crmId of ['crm-3', 'crm-9']) {
 			const [refused, accepted] = requestTimes(service, crmId);
@@ -314,7 +314,7 @@ describe('the API key reaches no other origin, in real n8n', () => {
 
 		expect(service.requests).toHaveLength(sent);
 		expect(elsewhere.requests).toEqual([]);
-		expect(result.run.status).not.toBe('success');
+		expect(result.status).not.toBe('success');
 		expect(error).toMatch(message);
 		expect(result.output).not.toContain(API_KEY);
 	});

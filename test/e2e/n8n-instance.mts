@@ -3,6 +3,7 @@
  * the `npm pack` tarball unpacked into `<user folder>/.n8n/nodes/node_modules/`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
 	createWriteStream,
 	mkdirSync,
@@ -126,15 +127,32 @@ export async function n8nHomeFor(service: { url: string; apiKey: string }): Prom
 	return home;
 }
 
+/** Imports the workflow, or array of workflows, in a JSON file such as an example's. */
 export async function importWorkflow(home: N8nHome, file: string): Promise<void> {
-	await cli(home, ['import:workflow', `--input=${file}`]);
+	const content = JSON.parse(readFileSync(file, 'utf8')) as WorkflowToImport | WorkflowToImport[];
+	await importWorkflows(home, Array.isArray(content) ? content : [content]);
 }
 
-/** Imports several workflows with one call of the CLI (each call starts n8n anew). */
-export async function importWorkflows(home: N8nHome, workflows: Array<{ id: string }>) {
-	const file = writeTemp(home, `workflows-${workflows[0].id}.json`, workflows);
+interface WorkflowToImport {
+	id: string;
+	versionId?: string;
+}
+
+/**
+ * Imports several workflows with one call of the CLI (each call starts n8n anew).
+ *
+ * n8n 2.0.x stores the file's `versionId` as it is, and its column may not be empty, so a workflow
+ * without one (an exported file may have none) gets a fresh one. Later lines, and 1.x, replace
+ * the file's `versionId` with a new one on import anyway.
+ */
+export async function importWorkflows(home: N8nHome, workflows: WorkflowToImport[]) {
+	const file = writeTemp(
+		home,
+		`workflows-${workflows[0].id}.json`,
+		workflows.map((workflow) => ({ ...workflow, versionId: workflow.versionId ?? randomUUID() })),
+	);
 	try {
-		await importWorkflow(home, file);
+		await cli(home, ['import:workflow', `--input=${file}`]);
 	} finally {
 		rmSync(file);
 	}
@@ -149,8 +167,12 @@ export interface ExecutionResult {
 	exitCode: number;
 	/** Everything `n8n execute` printed. */
 	output: string;
+	/** How the run ended: n8n's `run.status`, read as `n8nRunStatus` explains. */
+	status: string;
+	/** The run as n8n printed it. */
 	run: {
 		status: string;
+		finished?: boolean;
 		data: {
 			resultData: {
 				runData: Record<
@@ -181,7 +203,29 @@ export async function executeWorkflow(home: N8nHome, id: string): Promise<Execut
 			`n8n execute printed no run (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
 		);
 	}
-	return { exitCode: result.code, output: result.stdout + result.stderr, run: parsed };
+	return {
+		exitCode: result.code,
+		output: result.stdout + result.stderr,
+		status: n8nRunStatus(home.runtime, result.code, parsed),
+		run: parsed,
+	};
+}
+
+/**
+ * The status of a run that `n8n execute` printed. n8n 2.0.x overwrites the engine's status with
+ * the one its list of active executions holds, which is still "running" when the run has ended
+ * (workflow-runner.js, `fullRunData.status = this.activeExecutions.getStatus(executionId)`; 1.123.81
+ * and 2.41.1 keep the engine's). There, and only in that shape, a run that finished, with no error
+ * and exit code 0, succeeded; a failed run stays "running", with its error.
+ */
+function n8nRunStatus(runtime: N8nRuntime, exitCode: number, run: ExecutionResult['run']): string {
+	const reportsEndedRunsAsRunning = runtime.version.startsWith('2.0.');
+	const succeeded =
+		run.status === 'running' &&
+		run.finished === true &&
+		run.data.resultData.error === undefined &&
+		exitCode === 0;
+	return reportsEndedRunsAsRunning && succeeded ? 'success' : run.status;
 }
 
 /** Items on each output of a node in a run: index 0 is the main output, 1 the error output. */

@@ -3,8 +3,9 @@
  *
  * test/e2e/n8n-runtime/ holds its package.json and lockfile. ensureN8n() installs them once
  * into .cache/n8n/<hash of both files>/ and reuses that folder while neither changes.
- * With CONTRACT_SIGNING_N8N=1.x in the environment, everything here uses the newest n8n 1.x
- * instead, from test/e2e/n8n-runtime-1.x/, installed into .cache/n8n/1.x/<hash>/.
+ * With CONTRACT_SIGNING_N8N=<line> in the environment, everything here uses that n8n line instead:
+ * `1.x` the newest n8n 1.x, `2.0` the newest 2.0.x, from test/e2e/n8n-runtime-<line>/, installed
+ * into .cache/n8n/<line>/<hash>/.
  *
  * Install ahead of time with: npx vite-node test/e2e/n8n-runtime.mts
  */
@@ -49,8 +50,24 @@ export interface N8nCliResult {
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The n8n line under test: the pinned 2.x by default, or the newest 1.x. */
-const N8N_LINE = process.env.CONTRACT_SIGNING_N8N === '1.x' ? '1.x' : undefined;
+/** The n8n lines besides the pinned one, each with its folder test/e2e/n8n-runtime-<line>/. */
+const OTHER_N8N_LINES = ['1.x', '2.0'] as const;
+type N8nLine = (typeof OTHER_N8N_LINES)[number];
+
+/** The n8n line under test: the pinned one when CONTRACT_SIGNING_N8N is unset or empty. */
+function selectedLine(value = process.env.CONTRACT_SIGNING_N8N): N8nLine | undefined {
+	if (!value) return undefined;
+	// A misspelt line would otherwise run the pinned n8n under the other line's name.
+	if (!(OTHER_N8N_LINES as readonly string[]).includes(value)) {
+		throw new Error(
+			`CONTRACT_SIGNING_N8N=${value}: no such n8n line; use ${OTHER_N8N_LINES.join(' or ')}, ` +
+				'or leave it unset for the pinned n8n',
+		);
+	}
+	return value as N8nLine;
+}
+
+const N8N_LINE = selectedLine();
 const RUNTIME_SPEC_DIR = fileURLToPath(
 	new URL(N8N_LINE ? `./n8n-runtime-${N8N_LINE}/` : './n8n-runtime/', import.meta.url),
 );
@@ -380,9 +397,9 @@ export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): 
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
-		// The MCP registry module fetches its registry from the internet at startup; n8n 1.x has
-		// no such module and refuses to start when asked to disable it.
-		...(N8N_LINE === '1.x' ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
+		// The MCP registry module fetches its registry from the internet at startup; n8n 1.x and
+		// 2.0 have no such module and refuse to start when asked to disable it.
+		...(N8N_LINE === undefined ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		// Stops the editor's list of verified community nodes being fetched from api.n8n.io;
 		// community packages in the user folder still load.
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',

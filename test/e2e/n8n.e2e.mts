@@ -115,7 +115,7 @@ describe('the HTTP Request node with this credential', () => {
 		const result = await executeWorkflow(home!, workflow.id);
 		cliOutputs.push(result.output);
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		expect(nodeOutputs(result, 'Read User')[0][0]).toMatchObject({
 			code: '200',
 			message: 'User found',

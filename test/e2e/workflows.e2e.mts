@@ -50,7 +50,7 @@ describe('n8n execute (headless)', () => {
 		cliOutputs.push(result.output);
 
 		expect(result.exitCode).toBe(0);
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		const [client] = service.clients();
 		const [contract] = service.contracts();
 		const defaultUser = client.users[0];
@@ -116,7 +116,7 @@ describe('n8n execute (headless)', () => {
 		const result = await executeWorkflow(home!, workflowId(ERROR_OUTPUT_WORKFLOW));
 		cliOutputs.push(result.output);
 
-		expect(result.run.status).toBe('success');
+		expect(result.status).toBe('success');
 		const [created, failed] = nodeOutputs(result, 'Create Client');
 		expect(created.map((item) => item.fullname)).toEqual(['Ada Lovelace', 'Alan Turing']);
 		expect(failed).toEqual([
