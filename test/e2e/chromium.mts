@@ -79,7 +79,7 @@ function describe(folder: string): Chromium {
 	return {
 		executablePath: join(folder, 'chromium'),
 		env: {
-			LD_LIBRARY_PATH: join(folder, 'lib', 'al2023', 'lib'),
+			LD_LIBRARY_PATH: join(folder, 'al2023', 'lib'),
 			FONTCONFIG_PATH: join(folder, 'fontconfig'),
 		},
 	};
@@ -101,7 +101,7 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 	const bin = join(source, 'bin');
 	await unbrotli(join(bin, 'chromium.br'), join(partial, 'chromium'));
 	chmodSync(join(partial, 'chromium'), 0o755);
-	await untar(join(bin, 'al2023.tar.br'), join(partial, 'lib'));
+	await untar(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
 	await untar(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
 	mkdirSync(join(partial, 'fontconfig'));
 	writeFileSync(
