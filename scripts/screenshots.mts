@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
 	closeNodePanel,
 	credentialTestPassed,
@@ -28,6 +28,8 @@ const SCREENSHOTS_DIR = fileURLToPath(new URL('../docs/screenshots/', import.met
 const VIEWPORT: Viewport = { width: 1440, height: 900 };
 /** Client → Create with one user runs longer than 900 px; this shows it down to Simplify. */
 const TALLER_PANELS: Record<string, Viewport> = { 'Create Client': { width: 1440, height: 1240 } };
+/** At n8n's 420 px, Get User's `$('Create Client').item.json.defaultUserKey` loses its `}}`. */
+const PARAMETERS_WIDER_BY = 30;
 
 const step = (line: string) => process.stdout.write(`• ${line}\n`);
 
@@ -42,8 +44,26 @@ async function showRunData(panel: Locator): Promise<void> {
 	await panel.getByTestId('ndv-input-panel').getByTestId('run-data-schema-item').first().waitFor();
 }
 
+/** Drags the parameters column's right edge, as a user can; n8n keeps the width for later panels. */
+async function widenParameters(page: Page, panel: Locator, by: number): Promise<void> {
+	const handle = panel.locator('[data-test-id="resize-handle"][data-dir="right"]');
+	const box = await handle.boundingBox();
+	if (!box) throw new Error('the node panel has no handle to resize its parameters');
+	const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+	await page.mouse.move(x, y);
+	await page.mouse.down();
+	await page.mouse.move(x + by, y, { steps: 5 });
+	await page.mouse.up();
+}
+
 /** The buttons to the neighbouring nodes stick out of the panel and would be cut in half. */
 const HIDE_NEIGHBOUR_BUTTONS = '[data-test-id="floating-nodes"] { visibility: hidden; }';
+
+/** The address README.md's examples use; the stand-in's loopback address means nothing to a reader. */
+const EXAMPLE_BASE_URL = 'https://api.contract-signing.example';
+/** The banner of the test that passed against the stand-in: it says nothing about the new address. */
+const HIDE_CREDENTIAL_TEST =
+	'[data-test-id="credentials-config-container-test-success"] { display: none; }';
 
 async function main() {
 	mkdirSync(SCREENSHOTS_DIR, { recursive: true });
@@ -51,6 +71,9 @@ async function main() {
 	try {
 		step('running the workflow in the editor…');
 		await runEditorWorkflow(editor);
+		const getUser = await openNodePanel(editor, 'Get User');
+		await widenParameters(editor.page, getUser, PARAMETERS_WIDER_BY);
+		await closeNodePanel(editor);
 
 		for (const operation of OPERATION_PANELS) {
 			await editor.page.setViewportSize(TALLER_PANELS[operation.nodeName] ?? VIEWPORT);
@@ -75,9 +98,15 @@ async function main() {
 		if (!(await credentialTestPassed(form))) {
 			throw new Error('the credential test did not pass in the credential form');
 		}
-		await form.getByRole('button', { name: 'Retry' }).waitFor();
+		// Typed, not saved: the credential keeps the stand-in's address.
+		const baseUrl = form
+			.getByTestId('credential-connection-parameter')
+			.filter({ hasText: 'Base URL' })
+			.getByRole('textbox');
+		await baseUrl.fill(EXAMPLE_BASE_URL);
+		await baseUrl.blur();
 		const file = join(SCREENSHOTS_DIR, 'credential.png');
-		await form.screenshot({ path: file, animations: 'disabled' });
+		await form.screenshot({ path: file, animations: 'disabled', style: HIDE_CREDENTIAL_TEST });
 		step(`credential: ${file}`);
 
 		if (editor.problems.length > 0) {

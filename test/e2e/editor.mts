@@ -188,7 +188,8 @@ function canvasNode(page: Page, nodeName: string): Locator {
 
 /**
  * Opens the editor workflow and runs it with Execute Workflow, so that each node's panel shows
- * the items it received and sent.
+ * the items it received and sent. The webhook trigger's pinned event starts the run at once:
+ * n8n waits for a call only when the trigger has no pinned data.
  */
 export async function runEditorWorkflow(editor: EditorSession): Promise<void> {
 	const { page } = editor;
