@@ -1,7 +1,8 @@
 /**
  * The credential is read, and so decrypted, once per run of the node, not once per item: n8n
  * reads it from its database and decrypts it on every call otherwise. Never across executions,
- * never across tries of Retry On Fail, never in the output.
+ * never across tries of Retry On Fail, never in the output; and n8n's checks that depend on the
+ * credential (its allowed domains) still apply to every request.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -57,4 +58,27 @@ it('reads it again for each try of Retry On Fail', async () => {
 	expect(service().clients()).toHaveLength(4);
 	// Two tries: the first ends with crm-2 refused as busy, the second sends crm-2 only.
 	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_RUN + 1));
+});
+
+it('keeps n8n’s allowed-domain restriction of the credential, and says nothing was sent', async () => {
+	const refused = await runStep(service(), CREATE_CLIENT, {
+		items: contacts.slice(0, 2),
+		credentials: { allowedHttpRequestDomains: 'domains', allowedDomains: 'sign.example.com' },
+		onError: 'continueRegularOutput',
+	});
+	expect(service().requests).toHaveLength(0);
+	expect(refused.items).toHaveLength(2);
+	expect(refused.items[0]).toEqual({
+		error: {
+			message: expect.stringMatching(/^Domain not allowed: .*sign\.example\.com/),
+			description: expect.stringMatching(/^Nothing was sent\. Add the Base URL’s host/),
+		},
+	});
+
+	const allowed = await runStep(service(), CREATE_CLIENT, {
+		items: contacts.slice(0, 2),
+		credentials: { allowedHttpRequestDomains: 'domains', allowedDomains: '127.0.0.1' },
+	});
+	expect(allowed.error).toBeUndefined();
+	expect(service().clients()).toHaveLength(2);
 });

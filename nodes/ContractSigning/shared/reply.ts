@@ -169,6 +169,15 @@ export function describeTransportFailure(
 	detail: string,
 	message: string,
 ): TransportFailure {
+	// n8n's own check of the credential's Allowed HTTP Request Domains, before anything is sent.
+	if (/^Domain not allowed/.test(detail) || /^Domain not allowed/.test(message)) {
+		return {
+			message: /^Domain not allowed/.test(detail) ? detail : message,
+			description:
+				'Nothing was sent. Add the Base URL’s host to Allowed HTTP Request Domains in the Contract Signing credential, or correct the Base URL.',
+			outcome: 'refused',
+		};
+	}
 	if (code === 'ECONNREFUSED') {
 		return {
 			message,
