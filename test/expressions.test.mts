@@ -46,3 +46,34 @@ it('evaluates no expression beyond the user’s own, for every item', async () =
 	// code runs (its parameter loop, then the base URL check); the node reads each field once.
 	expect(perItem).toBe(3 * userExpressions.length);
 });
+
+it('costs the same 3 evaluations for a whole users list mapped by one expression', async () => {
+	const evaluate = vi.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
+	const items = Array.from({ length: 10 }, (_, index) => ({
+		crmId: `crm-${index}`,
+		contacts: [
+			{ name: `Ada ${index}`, email: `ada${index}@example.com`, id: `a-${index}` },
+			{ name: `Bob ${index}`, email: `bob${index}@example.com`, id: `b-${index}` },
+		],
+	}));
+	const usersList =
+		'={{ $json.contacts.map(contact => ({ fullname: contact.name, email: contact.email, customKey: contact.id })) }}';
+
+	const { error } = await runStep(
+		service(),
+		{ resource: 'client', operation: 'create', usersInput: 'list', usersList },
+		{ items },
+	);
+
+	expect(error).toBeUndefined();
+	expect(
+		service()
+			.clients()
+			.map((client) => client.users.length),
+	).toEqual(items.map(() => 2));
+	const evaluated = evaluate.mock.calls
+		.map(([value]) => value)
+		.filter((value) => typeof value === 'string' && value.startsWith('='));
+	// 6 user fields for each item, at the cost of one field: the engine's 2 and the node's read.
+	expect(evaluated.length / items.length).toBe(3);
+});
