@@ -22,6 +22,7 @@ import {
 	startN8n,
 	type N8nHome,
 	type RunningN8n,
+	postToWebhook,
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
 
@@ -76,11 +77,7 @@ async function main() {
 		await ownerSession(n8n.url);
 
 		step(`sending a CRM contact to ${n8n.url}/webhook/crm-contact …`);
-		const response = await fetch(`${n8n.url}/webhook/crm-contact`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(SAMPLE_CONTACT),
-		});
+		const response = await postToWebhook(`${n8n.url}/webhook/crm-contact`, SAMPLE_CONTACT);
 		const answer = (await response.json()) as Record<string, string>;
 		if (!response.ok || !answer.clientKey) {
 			throw new Error(

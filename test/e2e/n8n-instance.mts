@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
@@ -161,6 +162,31 @@ export async function importWorkflows(home: N8nHome, workflows: WorkflowToImport
 /** Webhook-triggered workflows answer on the production URL only once published. */
 export async function publishWorkflow(home: N8nHome, id: string): Promise<void> {
 	await cli(home, ['publish:workflow', `--id=${id}`]);
+}
+
+/**
+ * POSTs to a published workflow's webhook, waiting while n8n answers that it is not registered
+ * yet: n8n reports ready before it has registered the webhooks of published workflows (seen on a
+ * first start on a slow machine). A 404 of that kind ran nothing, so sending again is safe.
+ */
+export async function postToWebhook(
+	url: string,
+	body: unknown,
+	options: { withinMs?: number; signal?: AbortSignal } = {},
+): Promise<Response> {
+	const giveUpAt = Date.now() + (options.withinMs ?? 60_000);
+	for (;;) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: options.signal,
+		});
+		if (response.status !== 404 || Date.now() > giveUpAt) return response;
+		const text = await response.clone().text();
+		if (!text.includes('is not registered')) return response;
+		await sleep(250);
+	}
 }
 
 export interface ExecutionResult {

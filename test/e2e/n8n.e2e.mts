@@ -21,6 +21,7 @@ import {
 	startN8n,
 	type N8nHome,
 	type RunningN8n,
+	postToWebhook,
 } from './n8n-instance.mts';
 
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
@@ -265,11 +266,7 @@ describe('n8n start', () => {
 		];
 		const answers: Array<Record<string, string>> = [];
 		for (const contact of contacts) {
-			const response = await fetch(`${n8n!.url}/webhook/crm-contact`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(contact),
-			});
+			const response = await postToWebhook(`${n8n!.url}/webhook/crm-contact`, contact);
 			expect(response.status).toBe(200);
 			answers.push((await response.json()) as Record<string, string>);
 		}

@@ -31,6 +31,7 @@ import {
 	startN8n,
 	type N8nHome,
 	type RunningN8n,
+	postToWebhook,
 } from '../e2e/n8n-instance.mts';
 import { ensureN8n } from '../e2e/n8n-runtime.mts';
 import {
@@ -172,10 +173,7 @@ function makeContacts(count: number): Contact[] {
 async function sendContact(url: string, contact: Contact): Promise<Answer> {
 	const sentAt = Date.now();
 	try {
-		const response = await fetch(`${url}${WEBHOOK_PATH}`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(contact),
+		const response = await postToWebhook(`${url}${WEBHOOK_PATH}`, contact, {
 			signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
 		});
 		const body = await response.text();
