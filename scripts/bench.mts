@@ -449,7 +449,7 @@ function targets(rows: Row[], large: Row, largeChecks: string[]): string[] {
 	const ratio = (row: Row, method: string, other: string, limit: number, what: string) => {
 		const value = timeOf(row, method) / timeOf(row, other);
 		lines.push(
-			`- ${what}, ${row.config.latencyMs} ms latency: ${method} ÷ ${other} = ${value.toFixed(2)} (≤ ${limit}): ${verdict(value <= limit)}`,
+			`- ${what}, ${row.config.latencyMs} ms latency: ${method} ÷ ${other} = ${value.toFixed(3)} (≤ ${limit}): ${verdict(value <= limit)}`,
 		);
 	};
 	for (const latencyMs of [0, 20]) {
