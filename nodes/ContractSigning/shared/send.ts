@@ -39,6 +39,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { finishEnvelope, type EnvelopeRules, type WireField } from './envelope';
+import { readFields } from './read-fields';
 import {
 	checkReply,
 	describeTransportFailure,
@@ -84,31 +85,6 @@ interface Failure {
 }
 
 type Result = Sent<IDataObject, Failure>;
-
-function setPath(target: IDataObject, path: string, value: unknown): void {
-	const keys = path.split('.');
-	let node = target;
-	for (const key of keys.slice(0, -1)) {
-		node[key] ??= {};
-		node = node[key] as IDataObject;
-	}
-	node[keys[keys.length - 1]] = value as IDataObject[string];
-}
-
-/** The request body as the operation's fields give it: each field, and each mode, read once. */
-function readFields(context: IExecuteSingleFunctions, operation: Operation): IDataObject {
-	const body: IDataObject = { data: { action: operation.action } };
-	const modes = new Map<string, unknown>();
-	const modeOf = (parameter: string) => {
-		if (!modes.has(parameter)) modes.set(parameter, context.getNodeParameter(parameter, ''));
-		return modes.get(parameter);
-	};
-	for (const { property, path, onlyWhen } of operation.fields) {
-		if (onlyWhen && modeOf(onlyWhen.parameter) !== onlyWhen.value) continue;
-		setPath(body, path, context.getNodeParameter(property.name, property.default));
-	}
-	return body;
-}
 
 /** The run's credential, read and decrypted once (see the top of this module). */
 async function credentialOf(
@@ -308,7 +284,12 @@ function buildEnvelope(
 ): { envelope: IDataObject } | { failure: Failure } {
 	try {
 		const normalize = operation.normalize ?? ((body: IDataObject) => body);
-		return { envelope: finishEnvelope(normalize(readFields(context, operation)), operation.rules) };
+		return {
+			envelope: finishEnvelope(
+				normalize(readFields(context, operation.action, operation.fields)),
+				operation.rules,
+			),
+		};
 	} catch (error) {
 		return { failure: inputFailure(error) };
 	}
