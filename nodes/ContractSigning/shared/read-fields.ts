@@ -11,7 +11,8 @@
  * Each value read together is exactly what that expression gives on its own, or the field is read
  * on its own: a field whose expression gives anything but text, a number, true/false or nothing,
  * mixes text with `{{ }}`, uses `$fromAI`, or fails, is read with `getNodeParameter` as before,
- * so that its value, and its error naming the field, are n8n's own.
+ * so that its value, and its error naming the field, are n8n's own. A fixed value (no expression)
+ * is taken as it stands, which is what n8n would return for it.
  */
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import type { WireField } from './envelope';
@@ -59,12 +60,10 @@ function evaluateTogether(
 }
 
 function readValues(context: IExecuteSingleFunctions, properties: INodeProperties[]): unknown[] {
-	const codes = properties.map((property) =>
-		soleExpression(
-			property,
-			context.getNodeParameter(property.name, property.default, { rawExpressions: true }),
-		),
+	const raws = properties.map((property) =>
+		context.getNodeParameter(property.name, property.default, { rawExpressions: true }),
 	);
+	const codes = properties.map((property, index) => soleExpression(property, raws[index]));
 	const together = codes.flatMap((code, index) => (code === undefined ? [] : [index]));
 	const values =
 		together.length > 1
@@ -75,9 +74,11 @@ function readValues(context: IExecuteSingleFunctions, properties: INodePropertie
 			: undefined;
 	return properties.map((property, index) => {
 		const position = values ? together.indexOf(index) : -1;
-		return position >= 0
-			? values![position]
-			: context.getNodeParameter(property.name, property.default);
+		if (position >= 0) return values![position];
+		const raw = raws[index];
+		// A fixed value is what n8n would return for it: nothing to evaluate.
+		const fixed = isPlainValue(raw) && !(typeof raw === 'string' && raw.startsWith('='));
+		return fixed ? raw : context.getNodeParameter(property.name, property.default);
 	});
 }
 
