@@ -4,7 +4,7 @@
  *
  *   npm run screenshots    # writes docs/screenshots/*.png
  *
- * Needs Debian's Chromium at /usr/bin/chromium.
+ * Uses the Chromium shipped in the npm package @sparticuz/chromium (test/e2e/chromium.mts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
