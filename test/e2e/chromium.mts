@@ -9,20 +9,13 @@
  * itself and points the browser at its libraries (LD_LIBRARY_PATH) and fonts (FONTCONFIG_PATH).
  */
 import { spawn } from 'node:child_process';
-import {
-	chmodSync,
-	existsSync,
-	mkdirSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createBrotliDecompress } from 'node:zlib';
+import { CACHE_DIR, fillCacheFolder, isFilled } from '../cache-folder.mts';
 
 export interface Chromium {
 	executablePath: string;
@@ -32,7 +25,6 @@ export interface Chromium {
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE_NAME = '@sparticuz/chromium';
-const READY_MARKER = '.ready';
 
 function packageDir(): string {
 	// Found by path: the package's exports map does not expose its package.json or bin/ folder.
@@ -91,25 +83,22 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 	const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as {
 		version: string;
 	};
-	const folder = join(REPO_ROOT, '.cache', 'chromium', version);
-	if (existsSync(join(folder, READY_MARKER))) return describe(folder);
+	const folder = join(CACHE_DIR, 'chromium', version);
+	if (isFilled(folder)) return describe(folder);
 
 	log(`unpacking Chromium from ${PACKAGE_NAME} ${version}…`);
-	const partial = `${folder}.partial-${process.pid}`;
-	rmSync(partial, { recursive: true, force: true });
-	mkdirSync(partial, { recursive: true });
 	const bin = join(source, 'bin');
-	await unbrotli(join(bin, 'chromium.br'), join(partial, 'chromium'));
-	chmodSync(join(partial, 'chromium'), 0o755);
-	await untar(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
-	await untar(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
-	mkdirSync(join(partial, 'fontconfig'));
-	writeFileSync(
-		join(partial, 'fontconfig', 'fonts.conf'),
-		fontConfig(join(folder, 'fonts', 'fonts'), join(folder, 'fontconfig', 'cache')),
-	);
-	writeFileSync(join(partial, READY_MARKER), `${PACKAGE_NAME} ${version}\n`);
-	rmSync(folder, { recursive: true, force: true });
-	renameSync(partial, folder);
+	await fillCacheFolder(folder, async (partial) => {
+		await unbrotli(join(bin, 'chromium.br'), join(partial, 'chromium'));
+		chmodSync(join(partial, 'chromium'), 0o755);
+		await untar(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
+		await untar(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
+		mkdirSync(join(partial, 'fontconfig'));
+		writeFileSync(
+			join(partial, 'fontconfig', 'fonts.conf'),
+			fontConfig(join(folder, 'fonts', 'fonts'), join(folder, 'fontconfig', 'cache')),
+		);
+		return `${PACKAGE_NAME} ${version}\n`;
+	});
 	return describe(folder);
 }

