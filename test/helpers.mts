@@ -1,6 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { runWorkflow, type Step, type WorkflowRun } from './engine/n8n-engine.mts';
+import {
+	runWorkflow,
+	type CredentialSource,
+	type Step,
+	type WorkflowRun,
+} from './engine/n8n-engine.mts';
 import { startStandIn, type StandIn, type StandInOptions } from './service/stand-in.mts';
 
 /** A stand-in service for the whole file, emptied before each test. */
@@ -29,7 +34,7 @@ export async function runStep(
 	parameters: IDataObject,
 	options: {
 		items?: IDataObject[];
-		credentials?: IDataObject;
+		credentials?: IDataObject | CredentialSource;
 		onError?: Step['onError'];
 		settings?: Step['settings'];
 		cancelWhen?: Promise<unknown>;
@@ -45,7 +50,10 @@ export async function runStep(
 			},
 		],
 		{
-			credentials: credentialsFor(service, options.credentials),
+			credentials:
+				typeof options.credentials === 'function'
+					? options.credentials
+					: credentialsFor(service, options.credentials),
 			items: options.items,
 			cancelWhen: options.cancelWhen,
 		},

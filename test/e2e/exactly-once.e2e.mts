@@ -16,25 +16,22 @@ import {
 	onceEach,
 	rateLimited,
 	requestTimes,
-	RETRY_ON_FAIL,
 	tally,
 } from '../scenarios/contacts.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import { contactsWorkflow, type OnError } from './contacts-workflow.mts';
 import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	executeWorkflow,
 	importWorkflows,
 	n8nHomeFor,
-	NODE_TYPE,
 	nodeItems,
 	removeN8nHome,
 	type ExecutionResult,
 	type N8nHome,
 } from './n8n-instance.mts';
-
-type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const NODE = 'Create Client';
@@ -54,62 +51,14 @@ interface Scenario {
 }
 
 /** Manual Trigger → the 12 contacts → one item each → Contract Signing: Client → Create. */
-function contactsWorkflow({ id, onError, retryOnFail, parameters }: Scenario) {
-	const node = (suffix: string) => `e1c0ffee-0000-4000-8000-${id.padStart(10, '0')}${suffix}`;
-	return {
+function scenarioWorkflow({ id, onError, retryOnFail, parameters }: Scenario) {
+	return contactsWorkflow({
 		id,
-		name: `Contacts ${id}`,
-		versionId: node('99'),
-		nodes: [
-			{
-				id: node('01'),
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: node('02'),
-				name: 'Contacts',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [200, 0],
-				parameters: {
-					mode: 'raw',
-					jsonOutput: JSON.stringify({ contacts: CONTACTS }),
-					options: {},
-				},
-			},
-			{
-				id: node('03'),
-				name: 'One Item per Contact',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { fieldToSplitOut: 'contacts', options: {} },
-			},
-			{
-				id: node('04'),
-				name: NODE,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [600, 0],
-				credentials,
-				parameters: { ...CREATE_CLIENT, ...parameters },
-				onError,
-				...(retryOnFail ? RETRY_ON_FAIL : {}),
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Contacts', type: 'main', index: 0 }]] },
-			Contacts: { main: [[{ node: 'One Item per Contact', type: 'main', index: 0 }]] },
-			'One Item per Contact': { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
-	};
+		node: NODE,
+		parameters: { ...CREATE_CLIENT, ...parameters },
+		onError,
+		retryOnFail,
+	});
 }
 
 const MODES: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
@@ -177,7 +126,7 @@ beforeAll(async () => {
 	elsewhere = await startRecorder();
 	home = await n8nHomeFor(service);
 	await importWorkflows(home, [
-		...Object.values(scenarios).map(contactsWorkflow),
+		...Object.values(scenarios).map(scenarioWorkflow),
 		httpRequestWorkflow('csHttpRedirect', `${service.url}/v1/client`),
 		httpRequestWorkflow('csHttpElsewhere', `${elsewhere.url}/v1/client`),
 	]);
@@ -280,7 +229,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 				crmId: 'crm-1',
 				error: {
 					message: 'The service did not answer in time (timeout of 500ms exceeded)',
-					code: 'ECONNABORTED',
+					code: 'ETIMEDOUT',
 					description: expect.stringMatching(
 						/^The client may have been created all the same.*Custom Key "crm-1"/,
 					),

@@ -95,7 +95,7 @@ export function loadPackage(): Promise<LoadedPackage> {
 export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentialTypes: Record<string, ICredentialType>,
-		private readonly data: ICredentialDataDecryptedObject,
+		private readonly data: CredentialSource,
 	) {
 		super();
 	}
@@ -133,7 +133,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.data };
+		return { ...(typeof this.data === 'function' ? this.data() : this.data) };
 	}
 
 	async updateCredentials() {}
@@ -163,8 +163,13 @@ export interface WorkflowRun {
 	error: IRun['data']['resultData']['error'];
 }
 
+/** The credential's data, or a function that gives it (or throws as n8n does when it cannot read it) for each read. */
+export type CredentialSource =
+	| ICredentialDataDecryptedObject
+	| (() => ICredentialDataDecryptedObject);
+
 export interface RunOptions {
-	credentials: ICredentialDataDecryptedObject;
+	credentials: CredentialSource;
 	items?: IDataObject[];
 	/** Cancels the execution, as the editor's stop button does, once this settles. */
 	cancelWhen?: Promise<unknown>;

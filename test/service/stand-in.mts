@@ -34,6 +34,8 @@ export interface RecordedRequest {
 	receivedAt: number;
 	/** When the reply was fully handed to the network; unset while pending or when none was sent. */
 	repliedAt?: number;
+	/** When the connection of this request closed, whoever closed it. */
+	closedAt?: number;
 }
 
 export type Fault =
@@ -47,7 +49,9 @@ export type Fault =
 	| { kind: 'missingResource' }
 	| { kind: 'bodyCode'; code: string | number; message: string }
 	| { kind: 'delay'; ms: number }
-	| { kind: 'close' };
+	| { kind: 'close' }
+	/** Starts a 200 reply and never ends it: one space (valid leading JSON whitespace) every `everyMs`. */
+	| { kind: 'trickle'; everyMs?: number };
 
 export interface InjectOptions {
 	/** Only requests to this exact path, e.g. '/v1/contract'. */
@@ -582,6 +586,14 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 				res.write(text.slice(0, Math.floor(text.length / 2)), () => res.destroy());
 				return;
 			}
+			case 'trickle': {
+				res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+				res.flushHeaders();
+				const drip = setInterval(() => res.write(' '), fault.everyMs ?? 500);
+				drip.unref();
+				res.once('close', () => clearInterval(drip));
+				return;
+			}
 			case 'delay':
 				// Handled before the normal reply; nothing to send here.
 				return;
@@ -613,6 +625,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		requests.push(record);
 		res.once('finish', () => {
 			record.repliedAt = Date.now();
+		});
+		res.once('close', () => {
+			record.closedAt = Date.now();
 		});
 
 		try {
