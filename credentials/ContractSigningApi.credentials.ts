@@ -6,34 +6,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-
-/**
- * The service root for request paths such as `/v1/client`: a trailing `/` or `/v1`
- * in the credential is tolerated, since both are common ways to copy the URL.
- */
-export function serviceRoot(baseUrl: unknown): string {
-	const url = String(baseUrl ?? '').trim();
-	if (!/^https?:\/\/[^/\s]+/i.test(url)) {
-		throw new Error(
-			`The Base URL "${url}" is not a web address: it must start with https:// or http://. Correct it in the Contract Signing credential.`,
-		);
-	}
-	return url.replace(/\/+$/, '').replace(/\/v1$/i, '');
-}
-
-/**
- * The origin a request goes to: its `url` (or, from n8n's legacy request helper, `uri`) read
- * against the root, which becomes its base URL. An address that cannot be read gets no key.
- */
-function targetOrigin(options: IHttpRequestOptions, root: string): string {
-	const { url, uri } = options as IHttpRequestOptions & { uri?: unknown };
-	const address = typeof url === 'string' && url ? url : typeof uri === 'string' ? uri : '';
-	try {
-		return new URL(address, `${root}/`).origin;
-	} catch {
-		return `an address that cannot be read ("${address}")`;
-	}
-}
+import { elsewhere, serviceKey, serviceRoot } from '../nodes/ContractSigning/shared/service-access';
 
 /** Both spellings: n8n's request helper reads the first, its legacy request helper the others. */
 const NO_REDIRECTS = {
@@ -103,18 +76,18 @@ export class ContractSigningApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const root = serviceRoot(credentials.baseUrl);
-		const origin = new URL(root).origin;
-		const target = targetOrigin(requestOptions, root);
-		if (target !== origin) {
+		const key = serviceKey(credentials.apiKey);
+		const target = elsewhere(requestOptions as IHttpRequestOptions & { uri?: unknown }, root);
+		if (target !== undefined) {
 			throw new Error(
-				`The Contract Signing API credential sends its key only to ${origin}, its Base URL, but this request goes to ${target}. Use an address under the Base URL, or correct the Base URL.`,
+				`The Contract Signing API credential sends its key only to ${new URL(root).origin}, its Base URL, but this request goes to ${target}. Use an address under the Base URL, or correct the Base URL.`,
 			);
 		}
 		return {
 			...requestOptions,
 			...NO_REDIRECTS,
 			baseURL: root,
-			headers: { ...requestOptions.headers, 'X-Service-Key': String(credentials.apiKey ?? '') },
+			headers: { ...requestOptions.headers, 'X-Service-Key': key },
 		};
 	}
 

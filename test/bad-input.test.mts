@@ -10,6 +10,9 @@ const service = useStandIn();
 
 const LONG_TEXT = 'x'.repeat(5000);
 const NON_ASCII = 'Zoë Ångström – 李小龍 🚀';
+/** A date as `$now` gives one (a Luxon DateTime), fixed so that what is sent can be compared. */
+const A_DATE = 'DateTime.fromISO("2026-01-02T03:04:05.000Z", { zone: "utc" })';
+const A_DATE_TEXT = '2026-01-02T03:04:05.000Z';
 
 interface Keys {
 	clientKey: string;
@@ -187,6 +190,55 @@ const cases: Case[] = [
 		name: 'client: users list with an invalid email',
 		parameters: clientList('={{ [{ email: "ada at example.com" }] }}'),
 		expect: { refuses: 'Users, entry 1: Email "ada at example.com" is not an email address' },
+	},
+	{
+		name: 'client: full name from a date ($now and the like)',
+		parameters: client({ fullname: `={{ ${A_DATE} }}` }),
+		expect: { sends: sentClient({ fullname: A_DATE_TEXT }) },
+	},
+	{
+		name: 'client: full name from a JavaScript date',
+		parameters: client({ fullname: '={{ new Date(0) }}' }),
+		expect: { sends: sentClient({ fullname: '1970-01-01T00:00:00.000Z' }) },
+	},
+	{
+		name: 'client: full name from an invalid date',
+		parameters: client({ fullname: '={{ new Date("not a date") }}' }),
+		expect: { refuses: 'Full Name must be text, but it is a date' },
+	},
+	{
+		name: 'client: users list entry with a date as full name',
+		parameters: clientList(`={{ [{ fullname: ${A_DATE} }, { fullname: new Date(0) }] }}`, {}),
+		expect: {
+			sends: sentClient({
+				users: [{ fullname: A_DATE_TEXT }, { fullname: '1970-01-01T00:00:00.000Z' }],
+			}),
+		},
+	},
+	{
+		name: 'client: users row with a date as full name',
+		parameters: client({ users: { user: [{ fullname: `={{ ${A_DATE} }}` }] } }),
+		expect: { sends: sentClient({ users: [{ fullname: A_DATE_TEXT }] }) },
+	},
+	{
+		name: 'client: users list entry that is a date',
+		parameters: clientList('={{ [new Date(0)] }}'),
+		expect: { refuses: 'Users, entry 1 must be an object, but it is a date' },
+	},
+	{
+		name: 'client: full name of zero-width spaces and NEL only',
+		parameters: client({ fullname: '\u200b\u0085\ufeff\u200d' }),
+		expect: { refuses: 'There is nothing to create the client from' },
+	},
+	{
+		name: 'client: full name with zero-width spaces and NEL around it',
+		parameters: client({ fullname: '\u200bAda Lovelace\u0085' }),
+		expect: { sends: sentClient({ fullname: 'Ada Lovelace' }) },
+	},
+	{
+		name: 'client: Simplify given the text "maybe"',
+		parameters: client({ fullname: 'Ada', simplify: '={{ "maybe" }}' }),
+		expect: { refuses: 'Simplify must be true or false, but it is "maybe"' },
 	},
 	// User → Get
 	{

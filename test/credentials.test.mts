@@ -43,6 +43,32 @@ describe('Base URL', () => {
 		},
 	);
 
+	it('reaches /v1/client when the Base URL ends in /v1/v1', async () => {
+		const { error } = await runStep(service(), createClient, {
+			credentials: { baseUrl: `${service().url}/v1/v1/` },
+		});
+
+		expect(error).toBeUndefined();
+		expect(service().requests.map((request) => request.path)).toEqual(['/v1/client']);
+	});
+
+	it.each([
+		['?tenant=7', 'has a query (?…)'],
+		['/#section', 'has a fragment (#…)'],
+	])('refuses a Base URL with %s, without a request', async (suffix, what) => {
+		const { error } = await runStep(service(), createClient, {
+			credentials: { baseUrl: `${service().url}${suffix}` },
+		});
+
+		expect(error?.message).toBe(
+			`The Base URL "${service().url}${suffix}" ${what}: enter only the service’s address, such as ${service().url}, in the Contract Signing credential.`,
+		);
+		expect(error?.description).toBe(
+			'Nothing was sent to the service: run the item again once this is corrected.',
+		);
+		expect(service().requests).toHaveLength(0);
+	});
+
 	it('refuses a Base URL that is not a web address, without a request', async () => {
 		const { error } = await runStep(service(), createClient, {
 			credentials: { baseUrl: `ftp://127.0.0.1:${service().port}` },
@@ -95,7 +121,7 @@ describe('credential test', () => {
 	});
 
 	it('says the key is wrong, also when the service answers errors with HTTP 200', async () => {
-		const wrongKey = credentialsFor(service(), { apiKey: 'wrong' });
+		const wrongKey = credentialsFor(service(), { apiKey: 'wrong-service-key' });
 		expect(await testCredential(wrongKey)).toEqual({
 			error: 'The service refused the API key. Check the API Key.',
 		});
@@ -107,14 +133,17 @@ describe('credential test', () => {
 	});
 
 	it('says the Base URL is wrong when something else answers there', async () => {
-		expect(await testCredential({ baseUrl: otherWebsiteUrl, apiKey: 'any' })).toEqual({
+		expect(await testCredential({ baseUrl: otherWebsiteUrl, apiKey: 'any-service-key' })).toEqual({
 			error:
 				'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
 		});
 	});
 
 	it('says the Base URL cannot be reached when nothing answers there', async () => {
-		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any' });
+		const result = await testCredential({
+			baseUrl: 'http://127.0.0.1:9',
+			apiKey: 'any-service-key',
+		});
 		expect(result.error).toMatch(/ECONNREFUSED|refused/i);
 	});
 });
@@ -135,15 +164,20 @@ describe('the key goes to the Base URL’s origin only, for every node using the
 			properties: [
 				{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 				{ displayName: 'Legacy', name: 'legacy', type: 'boolean', default: false },
+				{ displayName: 'As Object', name: 'asObject', type: 'boolean', default: false },
+				{ displayName: 'In Url', name: 'inUrl', type: 'boolean', default: false },
 			],
 		},
 		async execute(this: IExecuteFunctions) {
-			const url = this.getNodeParameter('url', 0) as string;
+			const text = this.getNodeParameter('url', 0) as string;
+			// A URL object, as code that builds addresses with `new URL(…)` passes them on.
+			const url = (this.getNodeParameter('asObject', 0) ? new URL(text) : text) as string;
+			const where = this.getNodeParameter('inUrl', 0) ? { url } : { uri: url };
 			const body = { data: { action: 'create', client: { fullname: 'Ada' } } };
 			const reply: unknown = this.getNodeParameter('legacy', 0)
 				? await this.helpers.requestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 						method: 'POST',
-						uri: url,
+						...where,
 						body,
 						json: true,
 						followRedirect: true,
@@ -168,10 +202,26 @@ describe('the key goes to the Base URL’s origin only, for every node using the
 		await elsewhere.close();
 	});
 
-	const send = (url: string, legacy: boolean) =>
-		runWorkflow([{ name: 'Any request', type: 'test.anyRequest', parameters: { url, legacy } }], {
-			credentials: credentialsFor(service()),
-		});
+	const send = (url: string, legacy: boolean, form: { asObject?: boolean; inUrl?: boolean } = {}) =>
+		runWorkflow(
+			[{ name: 'Any request', type: 'test.anyRequest', parameters: { url, legacy, ...form } }],
+			{ credentials: credentialsFor(service()) },
+		);
+
+	it.each([
+		['a URL object as url', false, { asObject: true }],
+		['a URL object as uri (legacy helper)', true, { asObject: true }],
+		['a URL object as url (legacy helper)', true, { asObject: true, inUrl: true }],
+		['text as url (legacy helper)', true, { inUrl: true }],
+	])('refuses a request to another origin given as %s', async (_form, legacy, form) => {
+		elsewhere.requests.length = 0;
+		const run = await send(`${elsewhere.url}/v1/client`, legacy, form);
+
+		expect(run.error?.message).toContain(
+			`The Contract Signing API credential sends its key only to ${service().url}, its Base URL, but this request goes to ${elsewhere.url}.`,
+		);
+		expect(elsewhere.requests).toEqual([]);
+	});
 
 	it.each([false, true])(
 		'refuses a request to another origin (legacy helper: %s)',

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { OnError } from './engine/n8n-engine.mts';
 import { runStep, seedClient, useStandIn } from './helpers.mts';
 import { startRecorder } from './service/recorder.mts';
-import { startStandIn } from './service/stand-in.mts';
+import { startStandIn, type Fault } from './service/stand-in.mts';
 import {
 	busyWithoutActing,
 	CONTACTS,
@@ -165,6 +165,78 @@ describe('Retry On Fail never creates a contact twice', () => {
 		expect([first.error, second.error]).toEqual([undefined, undefined]);
 		expect(tally(service())).toEqual({ requests: 5, created: { 'crm-1': 4 } });
 	});
+});
+
+describe('Retry On Fail: exactly once whatever the fields do', () => {
+	/** Creates the record, then answers 500: the node cannot know the record exists. */
+	const actedThenFailed: Fault = {
+		kind: 'afterActing',
+		status: 500,
+		body: { code: '500', message: 'Signature backend unavailable' },
+	};
+	const changing = [
+		['$now', '{{ "NDA " + $json.crmId + " " + $now.toISO() }}'],
+		['Date.now()', '{{ "NDA " + $json.crmId + " " + Date.now() }}'],
+		['Math.random()', '{{ "NDA " + $json.crmId + " " + Math.random() }}'],
+	];
+
+	it.each(changing)(
+		'Contract → Create with a name from %s: the contract the service made is not made again',
+		async (_what, name) => {
+			const { clientKey } = await seedClient(service());
+			service().injectFault(actedThenFailed, { path: '/v1/contract', times: 1 });
+			const run = await runStep(
+				service(),
+				{ resource: 'contract', operation: 'create', clientKey, name: `=${name}` },
+				{
+					items: contacts.slice(0, 3),
+					onError: 'continueErrorOutput',
+					settings: { ...RETRY_ON_FAIL, waitBetweenTries: 50 },
+				},
+			);
+
+			const contracts = service().contracts();
+			expect(contracts.map((contract) => contract.name.split(' ')[1]).sort()).toEqual([
+				'crm-1',
+				'crm-2',
+				'crm-3',
+			]);
+			expect(service().requests.filter((request) => request.path === '/v1/contract')).toHaveLength(
+				3,
+			);
+			const [success, failure] = run.outputs('Contract Signing');
+			expect(success).toHaveLength(2);
+			expect(failure.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+			// The error names the contract as it was sent, the one to look for.
+			const sentName = contracts.find((contract) => contract.name.includes('crm-1 '))!.name;
+			expect(failure[0].json.error).toMatchObject({
+				message: 'Signature backend unavailable',
+				description: expect.stringContaining(`a contract named "${sentName}"`),
+			});
+		},
+	);
+
+	it.each(MODES)(
+		'%s: Client → Create with a full name from $now: one client per contact',
+		async (onError) => {
+			failFirstRequestOf(service(), ['crm-1', 'crm-7'], actedThenFailed);
+			const run = await runStep(
+				service(),
+				{ ...CREATE_CLIENT, ...NO_WAITING, fullname: '={{ $json.name + " " + $now.toMillis() }}' },
+				{ items: contacts, onError, settings: RETRY_ON_FAIL },
+			);
+
+			expect(tally(service())).toEqual({ requests: 12, created: onceEach() });
+			if (onError === 'stopWorkflow') {
+				expect(run.error?.description).toMatch(/^The client may have been created all the same/);
+				return;
+			}
+			const output = outputByInput(run);
+			expect(output.map((item) => item.pairedItem)).toEqual(CONTACTS.map((_, item) => ({ item })));
+			const failed = output.filter((item) => item.json.error !== undefined);
+			expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 6 }]);
+		},
+	);
 });
 
 describe('the node waits out a busy service', () => {

@@ -97,3 +97,90 @@ describe('one reply check for every operation', () => {
 		]);
 	});
 });
+
+describe('odd replies', () => {
+	it('a created client whose users list has an empty entry still gives its keys', async () => {
+		service().injectFault({
+			kind: 'status',
+			status: 201,
+			body: {
+				code: '201',
+				message: 'Client created',
+				client: {
+					clientKey: 'cli_1',
+					createTime: 't',
+					users: [null, { userKey: 'usr_2', default: false, createTime: 't' }],
+				},
+			},
+		});
+		const { error, items } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+			users: { user: [{ fullname: 'Ada' }, { fullname: 'Bob' }] },
+		});
+
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				clientKey: 'cli_1',
+				createTime: 't',
+				fullname: 'Ada',
+				users: [
+					{ userKey: undefined, default: undefined, createTime: undefined, fullname: 'Ada' },
+					{ userKey: 'usr_2', default: false, createTime: 't', fullname: 'Bob' },
+				],
+			},
+		]);
+	});
+
+	it('a 50 MB error message is cut to what anyone reads, and the reply kept is bounded', async () => {
+		const huge = 'x'.repeat(50_000_000);
+		service().injectFault({ kind: 'status', status: 400, body: { code: '400', message: huge } });
+		const { error } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+		});
+
+		expect(error?.message).toBe(`${'x'.repeat(2000)}… (49998000 more characters)`);
+		const kept = JSON.stringify((error as { errorResponse?: unknown }).errorResponse);
+		expect(kept.length).toBeLessThan(5000);
+		expect(kept).toMatch(/The rest of the reply \(500000\d\d characters\) is not kept\./);
+	});
+
+	it.each([
+		['false', false],
+		[' FALSE ', false],
+		['true', true],
+	])('Simplify given the text %j simplifies: %s', async (text, simplified) => {
+		const { error, items } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+			simplify: `={{ ${JSON.stringify(text)} }}`,
+		});
+
+		expect(error).toBeUndefined();
+		expect('clientKey' in items[0]).toBe(simplified);
+		expect('code' in items[0]).toBe(!simplified);
+	});
+
+	it('Retry-After with a fraction of a second is waited out as such', async () => {
+		service().injectFault({
+			kind: 'status',
+			status: 429,
+			body: { code: '429', message: 'Too many requests' },
+			headers: { 'retry-after': '1.5' },
+		});
+		const { error } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+		});
+
+		expect(error).toBeUndefined();
+		const [refused, accepted] = service().requests;
+		expect(accepted.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1500);
+	});
+});

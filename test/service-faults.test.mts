@@ -29,6 +29,8 @@ interface FaultCase {
 	message: string | RegExp;
 	description: string | RegExp;
 	code?: string;
+	/** How many requests the service received, where that is the point. */
+	requests?: number;
 }
 
 const jsonError = (status: number, message: string): Fault => ({
@@ -146,6 +148,30 @@ const faults: FaultCase[] = [
 		code: '201',
 	},
 	{
+		name: 'a contract record without its key',
+		fault: {
+			kind: 'status',
+			status: 201,
+			body: { code: '201', message: 'Contract created', contract: {} },
+		},
+		message:
+			'The service replied "Contract created" but sent a contract record without its contractKey',
+		description: MAY_EXIST,
+		code: '201',
+	},
+	{
+		name: 'HTTP 201 with code 503 and the record: not sent again, it may exist',
+		fault: {
+			kind: 'status',
+			status: 201,
+			body: { code: '503', message: 'Busy', contract: { contractKey: 'ctr_1', createTime: 't' } },
+		},
+		message: 'Busy',
+		description: MAY_EXIST,
+		code: '503',
+		requests: 1,
+	},
+	{
 		name: 'a slow reply past the timeout',
 		fault: { kind: 'delay', ms: 3000 },
 		parameters: { requestOptions: { timeout: 300 } },
@@ -189,5 +215,6 @@ describe('service fault table', () => {
 		if (typeof entry.description === 'string') expect(error?.description).toBe(entry.description);
 		else expect(error?.description).toMatch(entry.description);
 		if (entry.code) expect((error as { httpCode?: string }).httpCode).toBe(entry.code);
+		if (entry.requests) expect(service().requests).toHaveLength(entry.requests);
 	});
 });

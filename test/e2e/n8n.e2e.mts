@@ -192,7 +192,7 @@ describe('n8n start', () => {
 		],
 		[
 			'an unreachable URL',
-			() => ({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any' }),
+			() => ({ baseUrl: 'http://127.0.0.1:9', apiKey: 'any-service-key' }),
 			'Error',
 			'ECONNREFUSED',
 		],

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-	checkReply,
-	describeTransportFailure,
-	withoutSecret,
-} from '../../nodes/ContractSigning/shared/reply';
+import { checkReply, describeTransportFailure } from '../../nodes/ContractSigning/shared/reply';
 
 const client = { clientKey: 'cli_1', createTime: '2026-01-01 00:00:00', users: [] };
 
@@ -103,23 +99,5 @@ describe('describeTransportFailure', () => {
 		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(
 			'The connection closed before the reply was complete (socket hang up)',
 		);
-	});
-});
-
-describe('withoutSecret', () => {
-	it('masks the secret in every string, at any depth', () => {
-		expect(
-			withoutSecret({ message: 'bad key k3y', list: ['k3y', 1], nested: { key: 'k3yk3y' } }, 'k3y'),
-		).toEqual({ message: 'bad key ***', list: ['***', 1], nested: { key: '***' } });
-	});
-
-	it('masks a short key only where it stands alone, so no other text is garbled', () => {
-		expect(withoutSecret('Check the API Key: k was refused (key=k)', 'k')).toBe(
-			'Check the API Key: *** was refused (key=***)',
-		);
-	});
-
-	it('leaves values alone without a secret', () => {
-		expect(withoutSecret('text', '')).toBe('text');
 	});
 });

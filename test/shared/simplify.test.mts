@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { simplifyClientCreated } from '../../nodes/ContractSigning/resources/client/create';
 import { simplifyContractCreated } from '../../nodes/ContractSigning/resources/contract/create';
 import { simplifyUserFound } from '../../nodes/ContractSigning/resources/user/get';
-import { serviceRoot } from '../../credentials/ContractSigningApi.credentials';
 
 describe('output shaping', () => {
 	it('Client → Create: keys first, then the sent fields; each user with what was sent for it', () => {
@@ -69,22 +68,6 @@ describe('output shaping', () => {
 	it('User → Get: the user record as the service returns it', () => {
 		const user = { userKey: 'usr_1', email: 'ada@example.com', createTime: 't0', changeTime: 't1' };
 		expect(simplifyUserFound({ code: '200', message: 'User found', user })).toEqual(user);
-	});
-});
-
-describe('serviceRoot', () => {
-	it.each([
-		['https://api.example.com', 'https://api.example.com'],
-		['https://api.example.com/', 'https://api.example.com'],
-		['https://api.example.com/v1', 'https://api.example.com'],
-		['https://api.example.com/v1/', 'https://api.example.com'],
-		[' https://api.example.com/signing/V1 ', 'https://api.example.com/signing'],
-	])('%s → %s', (input, root) => {
-		expect(serviceRoot(input)).toBe(root);
-	});
-
-	it.each(['', 'api.example.com', 'ftp://api.example.com', 'https://'])('refuses "%s"', (input) => {
-		expect(() => serviceRoot(input)).toThrow('is not a web address');
 	});
 });
 

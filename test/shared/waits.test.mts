@@ -59,50 +59,55 @@ describe('pause', () => {
 });
 
 describe('RunMemory.once', () => {
-	type Result = { ok: true; value: string } | { ok: false; failure: string; final: boolean };
+	type Attempt = { final: boolean; value: string };
 
-	it('gives an earlier success or final failure again without sending, and resends the rest', async () => {
-		const memory = new RunMemory<string, string>();
+	it('gives an earlier final attempt again without sending, and sends the rest again', async () => {
+		const memory = new RunMemory<Attempt>();
 		let sent = 0;
-		const send = (result: Result) => async () => {
+		const send = (attempt: Attempt) => async () => {
 			sent += 1;
-			return result;
+			return attempt;
 		};
-		await memory.once(0, 'a', send({ ok: true, value: 'created' }));
-		await memory.once(1, 'b', send({ ok: false, failure: 'may exist', final: true }));
-		await memory.once(2, 'c', send({ ok: false, failure: 'busy', final: false }));
+		const isFinal = (attempt: Attempt) => attempt.final;
+		await memory.once(0, send({ final: true, value: 'created' }), isFinal);
+		await memory.once(1, send({ final: false, value: 'busy' }), isFinal);
 
-		expect(await memory.once(0, 'a', send({ ok: true, value: 'again' }))).toEqual({
-			result: { ok: true, value: 'created' },
+		expect(await memory.once(0, send({ final: true, value: 'again' }), isFinal)).toEqual({
+			attempt: { final: true, value: 'created' },
 			replayed: true,
 		});
-		expect((await memory.once(1, 'b', send({ ok: true, value: 'again' }))).replayed).toBe(true);
-		expect((await memory.once(2, 'c', send({ ok: true, value: 'now' }))).result).toEqual({
-			ok: true,
-			value: 'now',
+		expect(await memory.once(1, send({ final: true, value: 'now' }), isFinal)).toEqual({
+			attempt: { final: true, value: 'now' },
+			replayed: false,
 		});
-		expect((await memory.once(0, 'changed', send({ ok: true, value: 'new' }))).replayed).toBe(
-			false,
-		);
-		expect(sent).toBe(5);
+		expect(sent).toBe(3);
 	});
 
 	it('waits for a send still under way instead of sending again', async () => {
-		const memory = new RunMemory<string, string>();
+		const memory = new RunMemory<Attempt>();
 		let sent = 0;
-		let finish: (result: Result) => void = () => {};
-		const first = memory.once(0, 'a', () => {
-			sent += 1;
-			return new Promise<Result>((resolve) => (finish = resolve));
-		});
-		const second = memory.once(0, 'a', async () => {
-			sent += 1;
-			return { ok: true, value: 'second' };
-		});
-		finish({ ok: true, value: 'first' });
+		let finish: (attempt: Attempt) => void = () => {};
+		const isFinal = (attempt: Attempt) => attempt.final;
+		const first = memory.once(
+			0,
+			() => {
+				sent += 1;
+				return new Promise<Attempt>((resolve) => (finish = resolve));
+			},
+			isFinal,
+		);
+		const second = memory.once(
+			0,
+			async () => {
+				sent += 1;
+				return { final: true, value: 'second' };
+			},
+			isFinal,
+		);
+		finish({ final: true, value: 'first' });
 
-		expect((await second).result).toEqual({ ok: true, value: 'first' });
-		expect((await first).result).toEqual({ ok: true, value: 'first' });
+		expect((await second).attempt).toEqual({ final: true, value: 'first' });
+		expect((await first).attempt).toEqual({ final: true, value: 'first' });
 		expect(sent).toBe(1);
 	});
 });

@@ -1,4 +1,5 @@
 import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import { trimText } from './text';
 
 export interface RequiredField {
 	path: string;
@@ -40,7 +41,19 @@ export function labelsFromFields(fields: WireField[]): Record<string, string> {
 	return labels;
 }
 
+/** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives). */
+function isDate(value: unknown): boolean {
+	// By tag rather than instanceof: an expression's result may come from another realm.
+	return (
+		Object.prototype.toString.call(value) === '[object Date]' ||
+		(typeof value === 'object' &&
+			value !== null &&
+			(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true)
+	);
+}
+
 function describeValue(value: unknown): string {
+	if (isDate(value)) return 'a date';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'boolean') return `the value ${String(value)}`;
 	if (typeof value === 'number') return `the number ${String(value)}`;
@@ -49,16 +62,40 @@ function describeValue(value: unknown): string {
 
 function toText(value: unknown, label: string): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value === 'string') return value.trim() || undefined;
+	if (typeof value === 'string') return trimText(value) || undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'bigint') return String(value);
+	const date = isDate(value) ? dateText(value) : undefined;
+	if (date) return date;
 	throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
-		description: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
+		description: isDate(value)
+			? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
+			: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
 	});
 }
 
+/**
+ * A date as ISO 8601 text, as n8n itself writes one inside a list (`[{ fullname: $now }]`) and
+ * as n8n's HTTP Request node sends one; undefined for an invalid date.
+ */
+function dateText(value: unknown): string | undefined {
+	const date = value as {
+		toISO?: () => string | null;
+		toISOString?: () => string;
+		getTime?: () => number;
+	};
+	if (typeof date.toISO === 'function') return date.toISO() ?? undefined;
+	if (typeof date.getTime === 'function' && Number.isNaN(date.getTime())) return undefined;
+	return date.toISOString?.();
+}
+
+/** An object of fields: not a list, a date or any other kind of object. */
 function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+	return (
+		Object.prototype.toString.call(value) === '[object Object]' &&
+		!Array.isArray(value) &&
+		!isDate(value)
+	);
 }
 
 interface Walk {

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { boundText } from './text';
 
 export type Resource = 'client' | 'user' | 'contract';
 
@@ -29,6 +30,23 @@ export const TRY_LATER =
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The member of each record that the next steps map, and without which the record is of no use. */
+const RECORD_KEY: Record<Resource, string> = {
+	client: 'clientKey',
+	user: 'userKey',
+	contract: 'contractKey',
+};
+
+/** The service's message as it is shown: whole, unless it is longer than anyone reads. */
+const LONGEST_MESSAGE = 2000;
+
+function hasRecordKey(body: IDataObject, resource: Resource): boolean {
+	const record = body[resource];
+	if (!isPlainObject(record)) return false;
+	const key = record[RECORD_KEY[resource]];
+	return (typeof key === 'string' && key.trim() !== '') || typeof key === 'number';
 }
 
 function isSuccess(code: string): boolean {
@@ -78,10 +96,13 @@ function header(headers: ReplyHeaders | undefined, name: string): string | undef
 	return typeof text === 'string' && text.trim() ? text.trim() : undefined;
 }
 
-/** Retry-After in milliseconds, from seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * Retry-After in milliseconds, from seconds (whole, or with a fraction as some services send)
+ * or an HTTP date; undefined when absent or unreadable.
+ */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined) return undefined;
-	if (/^\d+$/.test(value)) return Number(value) * 1000;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
 	const date = Date.parse(value);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -132,24 +153,33 @@ export function checkReply(
 		});
 	}
 	const code = body.code === undefined || body.code === null ? '' : String(body.code);
-	const serviceMessage = typeof body.message === 'string' ? body.message.trim() : '';
+	const serviceMessage =
+		typeof body.message === 'string' ? boundText(body.message.trim(), LONGEST_MESSAGE) : '';
 	if (isSuccess(status) && isSuccess(code)) {
-		if (isPlainObject(body[resource])) return { ok: true, body };
+		if (hasRecordKey(body, resource)) return { ok: true, body };
+		const what = isPlainObject(body[resource])
+			? `a ${resource} record without its ${RECORD_KEY[resource]}`
+			: `no ${resource} record`;
 		return {
 			ok: false,
-			message: `The service replied "${serviceMessage || code}" but sent no ${resource} record`,
-			description: `The reply lacks the ${resource} the next steps need. ${TRY_LATER}`,
+			message: `The service replied "${serviceMessage || code}" but sent ${what}`,
+			description: `The reply lacks the ${RECORD_KEY[resource]} the next steps need. ${TRY_LATER}`,
 			httpCode: code,
 			outcome: 'unknown',
 		};
 	}
 	const errorCode = isSuccess(code) || code === '' ? status : code;
+	// An error that comes with the record's key contradicts itself: the record may exist.
+	const outcome = hasRecordKey(body, resource) ? 'unknown' : outcomeOf(errorCode);
 	return withWait({
 		ok: false,
 		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
-		description: hintFor(errorCode, resource),
+		description:
+			outcome === 'unknown'
+				? `The service had a problem. ${TRY_LATER}`
+				: hintFor(errorCode, resource),
 		httpCode: errorCode,
-		outcome: outcomeOf(errorCode),
+		outcome,
 	});
 }
 
@@ -164,6 +194,10 @@ export interface TransportFailure {
  * have reached the service. n8n's own wording is kept where it is right (a refused connection)
  * and replaced where it misleads (it calls a timeout "aborted, perhaps the server is offline").
  */
+/** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
+const TLS_FAILURE =
+	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
+
 export function describeTransportFailure(
 	code: string,
 	detail: string,
@@ -191,7 +225,15 @@ export function describeTransportFailure(
 		return {
 			message,
 			description:
-				'The Base URL’s host name is unknown. Check the Base URL in the Contract Signing credential.',
+				'Nothing was sent: the Base URL’s host name is unknown. Check the Base URL in the Contract Signing credential.',
+			outcome: 'refused',
+		};
+	}
+	if (TLS_FAILURE.test(code)) {
+		return {
+			message: `The service’s secure connection could not be trusted (${detail || code})`,
+			description:
+				'Nothing was sent. Check the Base URL in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Options → Ignore SSL Issues (Insecure).',
 			outcome: 'refused',
 		};
 	}
@@ -219,27 +261,4 @@ export function describeTransportFailure(
 		description: 'Check the Base URL in the Contract Signing credential.',
 		outcome: 'unknown',
 	};
-}
-
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * The value with the secret masked as `***` in every string inside it, wherever the secret
- * stands as a whole token: a key that happens to be part of a word ("k" in "Check") leaves the
- * word alone, so masking can never garble text.
- */
-export function withoutSecret<T>(value: T, secret: string | undefined): T {
-	if (!secret) return value;
-	const token = new RegExp(`(?<![A-Za-z0-9_-])(?:${escapeRegExp(secret)})+(?![A-Za-z0-9_-])`, 'g');
-	const mask = (entry: unknown): unknown => {
-		if (typeof entry === 'string') return entry.replace(token, '***');
-		if (Array.isArray(entry)) return entry.map(mask);
-		if (isPlainObject(entry)) {
-			return Object.fromEntries(Object.entries(entry).map(([key, item]) => [key, mask(item)]));
-		}
-		return entry;
-	};
-	return mask(value) as T;
 }

@@ -5,21 +5,12 @@
  * (n8n-core workflow-execute, the `for (tryIndex …)` loop around `runNode`). Keyed by that object,
  * the memory belongs to one execution, one node and one run index: a loop that runs the node
  * again gets a run of its own, and everything is garbage once n8n drops the execution.
- * Within a run, an item is known by its index and by exactly what it would send.
+ * Within a run, an item is known by its index alone: its fields may evaluate differently on the
+ * next try (a name with `$now` in it), and it is still the same item.
  */
 
-/** How one item's sending ended. `final` failures must not be sent again in this run. */
-export type Sent<Success, Failure> =
-	| { ok: true; value: Success }
-	| { ok: false; failure: Failure; final: boolean };
-
-interface Sending<Success, Failure> {
-	request: string;
-	result: Promise<Sent<Success, Failure>>;
-}
-
-export class RunMemory<Success, Failure> {
-	private readonly items = new Map<number, Sending<Success, Failure>>();
+export class RunMemory<Attempt> {
+	private readonly items = new Map<number, Promise<Attempt>>();
 
 	/** No request of this run before this time (ms since epoch): the service asked to wait. */
 	private notBefore = 0;
@@ -48,22 +39,22 @@ export class RunMemory<Success, Failure> {
 	}
 
 	/**
-	 * The earlier result of this item when it succeeded, or failed in a way that must not be
-	 * sent again; otherwise the result of `send`. A send still under way is waited for, not repeated.
+	 * The earlier attempt of this item when `isFinal` says it must not be sent again; otherwise
+	 * the result of `send`. A send still under way is waited for, not repeated.
 	 */
 	async once(
 		itemIndex: number,
-		request: string,
-		send: () => Promise<Sent<Success, Failure>>,
-	): Promise<{ result: Sent<Success, Failure>; replayed: boolean }> {
+		send: () => Promise<Attempt>,
+		isFinal: (attempt: Attempt) => boolean,
+	): Promise<{ attempt: Attempt; replayed: boolean }> {
 		const earlier = this.items.get(itemIndex);
-		if (earlier?.request === request) {
-			const result = await earlier.result.catch(() => undefined);
-			if (result && (result.ok || result.final)) return { result, replayed: true };
+		if (earlier) {
+			const attempt = await earlier.catch(() => undefined);
+			if (attempt !== undefined && isFinal(attempt)) return { attempt, replayed: true };
 		}
-		const result = send();
-		this.items.set(itemIndex, { request, result });
-		return { result: await result, replayed: false };
+		const attempt = send();
+		this.items.set(itemIndex, attempt);
+		return { attempt: await attempt, replayed: false };
 	}
 
 	private ended?: AbortController;
@@ -92,14 +83,14 @@ export class RunMemory<Success, Failure> {
 	}
 }
 
-const runs = new WeakMap<object, RunMemory<unknown, unknown>>();
+const runs = new WeakMap<object, RunMemory<unknown>>();
 
 /** The memory of the run that `executeData` stands for. */
-export function memoryOf<Success, Failure>(executeData: object): RunMemory<Success, Failure> {
+export function memoryOf<Attempt>(executeData: object): RunMemory<Attempt> {
 	let memory = runs.get(executeData);
 	if (!memory) {
-		memory = new RunMemory<unknown, unknown>();
+		memory = new RunMemory<unknown>();
 		runs.set(executeData, memory);
 	}
-	return memory as RunMemory<Success, Failure>;
+	return memory as RunMemory<Attempt>;
 }

@@ -3,16 +3,20 @@
  *
  * Why through `routing.operations.pagination`: n8n's routing engine (n8n-core routing-node.js,
  * `makeRequest`; the same in 1.x and 2.x) calls that function in place of its own send when the
- * routing sets `send.paginate`, once per item, with the request n8n has prepared: method, URL,
- * headers, and n8n's own protections (proxy, timeout, SSL options, allowed domains). The node
- * relies on exactly that: the hook is called for each item in item order, its `this` gives the
- * item's parameters, and what it returns is the item's output (n8n pairs errors and outputs by
- * item index, and applies Batching between items before calling it). It is the one place per item
- * where the envelope is finished and checked, sent, the reply checked, and every failure either
- * thrown or, with "On Error: Continue", returned as an item paired with its input. Here too the
- * node waits out a busy service and, under Retry On Fail, never sends an item again that was
- * created, or may have been. If a future n8n stopped calling the hook, no request would be sent
- * at all: the end-to-end suite runs every operation in real n8n (2.41.1, 1.123.81, 2.0.x).
+ * routing sets `send.paginate`, for each item, with the request n8n has prepared: method, URL,
+ * headers, and n8n's own protections (proxy, timeout, SSL options, allowed domains). It starts
+ * every item's call without waiting for the one before (`runNode`: one `makeRequest` per item,
+ * then `Promise.allSettled`), so without Options → Batching all items are in flight at once; with
+ * Batching it pauses between batches before starting the next items' calls. The node relies on
+ * exactly that: the hook is called once for each item, its `this` gives the item's parameters,
+ * and what it returns is the item's output (n8n pairs errors and outputs by item index). It is
+ * the one place per item where the envelope is finished and checked, sent, the reply masked and
+ * checked, and every failure either thrown or, with "On Error: Continue", returned as an item
+ * paired with its input. Here too the node waits out a busy service, ends a request when the
+ * execution is stopped or Options → Timeout has passed in all, and, under Retry On Fail, never
+ * sends an item again that was created, or may have been. If a future n8n stopped calling the
+ * hook, no request would be sent at all: the end-to-end suite runs every operation in real n8n
+ * (2.41.1, 1.123.81, 2.0.x).
  *
  * Each request goes out with `helpers.httpRequestWithAuthentication`, the helper n8n's own
  * `makeRoutingRequest` calls, but with the credential read once per run of the node rather than
@@ -26,6 +30,7 @@ import {
 	deepCopy,
 	NodeApiError,
 	NodeOperationError,
+	UserError,
 	type DeclarativeRestApiSettings,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
@@ -43,15 +48,24 @@ import { readFields } from './read-fields';
 import {
 	checkReply,
 	describeTransportFailure,
-	withoutSecret,
 	type Outcome,
 	type ReplyHeaders,
 	type Resource,
 } from './reply';
-import { memoryOf, type Sent } from './run-memory';
-import { pause, pauseBefore, waitLimits, type WaitLimits } from './waits';
+import { memoryOf } from './run-memory';
+import { SecretMask } from './secret';
+import { serviceKey, serviceRoot } from './service-access';
+import { Cancelled, pause, pauseBefore, waitLimits, type WaitLimits } from './waits';
 
 const CREDENTIAL_TYPE = 'contractSigningApi';
+
+/** n8n's own default for Options → Timeout, used where n8n gives none. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */
+const LONGEST_KEPT_REPLY = 10_000;
+
+const NOTHING_SENT = 'Nothing was sent to the service: run the item again once this is corrected.';
 
 export type SimplifyReply = (reply: IDataObject, sent: IDataObject) => IDataObject;
 
@@ -80,24 +94,67 @@ interface Failure {
 	/** The service's reply, secret masked, for the error n8n shows. */
 	reply?: JsonObject;
 	retryAfterMs?: number;
-	/** Refused input: nothing was sent. */
+	/** Nothing was sent: refused input, or a credential that cannot work. */
 	input?: boolean;
 }
 
-type Result = Sent<IDataObject, Failure>;
+/** How sending ended. A `final` failure must not be sent again in this run. */
+type Result = { ok: true; value: IDataObject } | { ok: false; failure: Failure; final: boolean };
 
-/** The run's credential, read and decrypted once (see the top of this module). */
-async function credentialOf(
-	context: IExecuteSingleFunctions,
-): Promise<ICredentialDataDecryptedObject> {
-	return await memoryOf(context.getExecuteData()).credentialOnce(
-		async () => await context.getCredentials(CREDENTIAL_TYPE),
-	);
+/** One item's attempt in this run: what it sent (if it got that far) and how that ended. */
+interface Attempt {
+	result: Result;
+	envelope?: IDataObject;
+	simplify?: boolean;
 }
 
-async function apiKeyOf(context: IExecuteSingleFunctions): Promise<string | undefined> {
-	const { apiKey } = await credentialOf(context);
-	return typeof apiKey === 'string' ? apiKey : undefined;
+/** The run's credential, ready to send with, and the mask for what comes back. */
+interface Access {
+	credential: ICredentialDataDecryptedObject;
+	mask: SecretMask;
+}
+
+function refused(failure: Failure): Result {
+	return { ok: false, final: false, failure };
+}
+
+/** Input the node refuses, or an expression n8n could not evaluate: nothing was sent. */
+function inputFailure(error: unknown): Failure {
+	const { message, description } = error as { message?: string; description?: unknown };
+	return {
+		message: message ?? String(error),
+		description: typeof description === 'string' ? description : '',
+		outcome: 'refused',
+		input: true,
+	};
+}
+
+/**
+ * The run's credential, read and decrypted once (see the top of this module) and checked as
+ * the credential itself checks it for every request, so that one that cannot work is reported
+ * before anything is sent.
+ */
+async function accessOf(context: IExecuteSingleFunctions): Promise<Access | Failure> {
+	let credential: ICredentialDataDecryptedObject;
+	try {
+		credential = await memoryOf(context.getExecuteData()).credentialOnce(
+			async () => await context.getCredentials(CREDENTIAL_TYPE),
+		);
+	} catch (error) {
+		return {
+			...inputFailure(error),
+			message: `The Contract Signing credential could not be read: ${(error as Error).message ?? String(error)}`,
+			description: `${NOTHING_SENT} Select the credential again in the node, or create it anew.`,
+		};
+	}
+	try {
+		serviceRoot(credential.baseUrl);
+		serviceKey(credential.apiKey);
+	} catch (error) {
+		return { ...inputFailure(error), description: NOTHING_SENT };
+	}
+	const apiKey = typeof credential.apiKey === 'string' ? credential.apiKey : undefined;
+	return { credential, mask: new SecretMask(apiKey) };
 }
 
 /** How many items this run of the node has, for the run's memory to know when it is done. */
@@ -128,61 +185,96 @@ function networkError(error: unknown): { code?: string; detail: string } {
 	};
 }
 
+/** The reply as it is kept with the error: whole, or its code and message when it is too big. */
+function keptReply(body: unknown, message: string): JsonObject {
+	if (typeof body !== 'object' || body === null) return { message };
+	const size = JSON.stringify(body).length;
+	if (size <= LONGEST_KEPT_REPLY) return body as JsonObject;
+	const { code } = body as IDataObject;
+	return {
+		...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+		message,
+		note: `The rest of the reply (${size} characters) is not kept.`,
+	};
+}
+
+/**
+ * The signal a request is sent with: it aborts when the execution ends (stopped), or when
+ * Options → Timeout has passed in all. n8n's own timeout only fires when the connection is idle,
+ * so a reply that trickles in would otherwise keep the run going for as long as it trickles.
+ */
+function requestSignals(timeoutMs: number, cancel: AbortSignal | undefined) {
+	const timedOut = AbortSignal.timeout(timeoutMs);
+	return { timedOut, signal: cancel ? AbortSignal.any([timedOut, cancel]) : timedOut };
+}
+
 /** One request: the service's record, or what went wrong with the service's text masked. */
 async function sendOnce(
 	context: IExecutePaginationFunctions,
 	operation: Operation,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
+	{ credential, mask }: Access,
+	cancel: AbortSignal | undefined,
 ): Promise<Result> {
+	const timeoutMs = Number(requestData.options.timeout) || DEFAULT_TIMEOUT_MS;
+	const { timedOut, signal } = requestSignals(timeoutMs, cancel);
 	let response: IN8nHttpFullResponse;
 	try {
-		const data = await credentialOf(context);
 		const { id, name = '' } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		// The options n8n prepared, as its own routing request passes them to this helper.
 		const options = {
 			...requestData.options,
 			body: envelope,
 			returnFullResponse: true,
+			abortSignal: signal,
 		} as IHttpRequestOptions;
+		// n8n's helper takes the request's signal from its `this` (none for declarative nodes).
+		const withSignal = Object.create(context, {
+			getExecutionCancelSignal: { value: () => signal },
+		});
 		response = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
+			withSignal as IExecutePaginationFunctions,
 			CREDENTIAL_TYPE,
 			options,
-			{ credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } },
+			{ credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credential } },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		const apiKey = await apiKeyOf(context);
+		if (cancel?.aborted) {
+			throw new NodeOperationError(
+				context.getNode(),
+				new Cancelled('while the service was answering').message,
+			);
+		}
 		const { code, detail } = networkError(error);
+		// n8n's idle timeout and the node's total one are the same limit: one way to say it.
+		if (timedOut.aborted || (code === 'ECONNABORTED' && /timeout/i.test(detail))) {
+			const detail = `timeout of ${timeoutMs}ms exceeded`;
+			return refused({ ...describeTransportFailure('ETIMEDOUT', detail, ''), code: 'ETIMEDOUT' });
+		}
 		const transport = describeTransportFailure(
 			code ?? '',
-			withoutSecret(detail, apiKey),
-			withoutSecret((error as { message?: string }).message ?? String(error), apiKey),
+			mask.text(detail),
+			mask.text((error as { message?: string }).message ?? String(error)),
 		);
-		return { ok: false, final: false, failure: { ...transport, code } };
+		return refused({ ...transport, code });
 	}
+	const body = mask.value(response.body);
 	const check = checkReply(
 		response.statusCode,
-		response.body,
+		body,
 		operation.resource,
-		response.headers as ReplyHeaders,
+		mask.value(response.headers) as ReplyHeaders,
 	);
 	if (check.ok) return { ok: true, value: check.body };
-	const apiKey = await apiKeyOf(context);
-	const body = withoutSecret(response.body, apiKey);
-	const message = withoutSecret(check.message, apiKey);
-	return {
-		ok: false,
-		final: false,
-		failure: {
-			message,
-			description: check.description,
-			outcome: check.outcome,
-			code: check.httpCode,
-			reply: typeof body === 'object' && body !== null ? (body as JsonObject) : { message },
-			retryAfterMs: check.retryAfterMs,
-		},
-	};
+	return refused({
+		message: check.message,
+		description: check.description,
+		outcome: check.outcome,
+		code: check.httpCode,
+		reply: keptReply(body, check.message),
+		retryAfterMs: check.retryAfterMs,
+	});
 }
 
 function seconds(ms: number): string {
@@ -211,17 +303,18 @@ async function sendUntilServed(
 	operation: Operation,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
+	access: Access,
 ): Promise<Result> {
-	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
-	const cancelSignal = () =>
+	const memory = memoryOf<Attempt>(context.getExecuteData());
+	const cancel =
 		context.getExecutionCancelSignal?.() ??
 		memory.endOfExecution(context.onExecutionFinish?.bind(context));
 	let limits: WaitLimits | undefined;
 	let waitedMs = 0;
 	for (let retry = 0; ; retry++) {
 		const held = memory.heldFor();
-		if (held > 0) await pause(held, cancelSignal());
-		const result = await sendOnce(context, operation, requestData, envelope);
+		if (held > 0) await pause(held, cancel);
+		const result = await sendOnce(context, operation, requestData, envelope, access, cancel);
 		if (result.ok) return result;
 		const { failure } = result;
 		if (failure.outcome !== 'busy') {
@@ -233,20 +326,9 @@ async function sendUntilServed(
 			return { ...result, failure: stillBusy(failure, retry, waitedMs, nextMs) };
 		}
 		if (failure.retryAfterMs !== undefined) memory.holdUntil(Date.now() + nextMs);
-		await pause(nextMs, cancelSignal());
+		await pause(nextMs, cancel);
 		waitedMs += nextMs;
 	}
-}
-
-/** Input the node refuses, or an expression n8n could not evaluate: nothing was sent. */
-function inputFailure(error: unknown): Failure {
-	const { message, description } = error as { message?: string; description?: unknown };
-	return {
-		message: message ?? String(error),
-		description: typeof description === 'string' ? description : '',
-		outcome: 'refused',
-		input: true,
-	};
 }
 
 /** The error n8n shows; for a create whose outcome is unknown, it says where to look. */
@@ -277,11 +359,26 @@ function asError(
 	});
 }
 
-/** The item's envelope, or why the node cannot send it. */
-function buildEnvelope(
+/** Simplify as the user set it; text from an expression counts only as "true" or "false". */
+function simplifyOf(context: IExecuteSingleFunctions): boolean {
+	const value = context.getNodeParameter('simplify', true) as unknown;
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw new UserError(
+		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		{
+			description:
+				'Switch Simplify on or off, or give an expression that results in true or false.',
+		},
+	);
+}
+
+/** The item's envelope and output setting, or why the node cannot send it. */
+function readItem(
 	context: IExecuteSingleFunctions,
 	operation: Operation,
-): { envelope: IDataObject } | { failure: Failure } {
+): { envelope: IDataObject; simplify: boolean } | Failure {
 	try {
 		const normalize = operation.normalize ?? ((body: IDataObject) => body);
 		return {
@@ -289,28 +386,48 @@ function buildEnvelope(
 				normalize(readFields(context, operation.action, operation.fields)),
 				operation.rules,
 			),
+			simplify: simplifyOf(context),
 		};
 	} catch (error) {
-		return { failure: inputFailure(error) };
+		return inputFailure(error);
 	}
 }
 
+/** Reads, checks and sends the item: everything one try of the node does for it. */
+async function attemptItem(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<Attempt> {
+	const item = readItem(context, operation);
+	if ('message' in item) return { result: refused(item) };
+	const access = await accessOf(context);
+	if ('message' in access) return { result: refused(access) };
+	const result = await sendUntilServed(context, operation, requestData, item.envelope, access);
+	return { ...item, result };
+}
+
 /**
- * Sends the item, or under Retry On Fail gives its earlier result where sending it again could
- * create its record twice: after a success, or a failure whose outcome is unknown.
+ * The item's attempt; under Retry On Fail, the earlier one where sending it again could create
+ * its record twice: after a success, or a failure whose outcome is unknown. The item is known by
+ * its index, whatever its fields give on this try.
  */
 async function sendItem(
 	context: IExecutePaginationFunctions,
 	operation: Operation,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-	envelope: IDataObject,
-): Promise<Result> {
-	const send = async () => await sendUntilServed(context, operation, requestData, envelope);
-	if (context.getNode().retryOnFail !== true) return await send();
-	const memory = memoryOf<IDataObject, Failure>(context.getExecuteData());
-	const request = `${operation.url} ${JSON.stringify(envelope)}`;
-	const { result, replayed } = await memory.once(context.getItemIndex(), request, send);
-	return replayed && result.ok ? { ok: true, value: deepCopy(result.value) } : result;
+): Promise<Attempt> {
+	const attempt = async () => await attemptItem(context, operation, requestData);
+	if (context.getNode().retryOnFail !== true) return await attempt();
+	const memory = memoryOf<Attempt>(context.getExecuteData());
+	const { attempt: done, replayed } = await memory.once(
+		context.getItemIndex(),
+		attempt,
+		({ result }) => result.ok || result.final,
+	);
+	return replayed && done.result.ok
+		? { ...done, result: { ok: true, value: deepCopy(done.result.value) } }
+		: done;
 }
 
 /** The item's output: the service's record, or its error under "On Error: Continue". */
@@ -321,15 +438,9 @@ async function sendAndShape(
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
 	const pairedItem = { item: itemIndex };
-	const built = buildEnvelope(context, operation);
-	const envelope = 'envelope' in built ? built.envelope : undefined;
-	const result: Result = envelope
-		? await sendItem(context, operation, requestData, envelope)
-		: { ok: false, final: false, failure: (built as { failure: Failure }).failure };
+	const { result, envelope, simplify } = await sendItem(context, operation, requestData);
 	if (result.ok) {
-		const json = context.getNodeParameter('simplify', true)
-			? operation.simplify(result.value, envelope!)
-			: result.value;
+		const json = simplify ? operation.simplify(result.value, envelope!) : result.value;
 		return [{ json, pairedItem }];
 	}
 	const { failure } = result;

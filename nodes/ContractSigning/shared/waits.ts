@@ -60,9 +60,9 @@ export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.
 }
 
 export class Cancelled extends Error {
-	constructor() {
+	constructor(when = 'while the node waited for the service') {
 		// n8n marks an execution canceled when its error message says so.
-		super('The execution was canceled while the node waited for the service');
+		super(`The execution was canceled ${when}`);
 	}
 }
 

@@ -176,13 +176,17 @@ export function simplifyClientCreated(reply: IDataObject, sent: IDataObject): ID
 	const created = reply.client as IDataObject;
 	const sentClient = ((sent.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
 	const sentUsers = (sentClient.users ?? []) as SentUser[];
-	const createdUsers = (Array.isArray(created.users) ? created.users : []) as IDataObject[];
-	const users = createdUsers.map((user, index) => ({
-		userKey: user.userKey,
-		default: user.default,
-		createTime: user.createTime,
-		...sentUsers[index],
-	}));
+	const createdUsers = (Array.isArray(created.users) ? created.users : []) as unknown[];
+	const users = createdUsers.map((user, index) => {
+		// The client exists by now: an odd user entry must not make its keys get lost.
+		const entry = (typeof user === 'object' && user !== null ? user : {}) as IDataObject;
+		return {
+			userKey: entry.userKey,
+			default: entry.default,
+			createTime: entry.createTime,
+			...sentUsers[index],
+		};
+	});
 	const defaultUser = users.find((user) => user.default === true);
 	const clientFields = Object.fromEntries(
 		Object.entries(sentClient).filter(([key]) => key !== 'users'),
