@@ -1,0 +1,388 @@
+/**
+ * Two promises of the README, in a real n8n: the packed package, `n8n execute`, the stand-in.
+ *
+ * Each item is sent at most once per run, even when a mapped field changes between Retry On
+ * Fail's tries (`$now` in a name): a create the service may have acted on is not sent again.
+ * Counted in the records the service holds, not only in requests.
+ *
+ * The API key, pasted with spaces and a line break around it, reaches the service trimmed and
+ * nowhere else: not in what n8n prints or stores, even where the service echoes it back in a
+ * message, a field name, a header, a redirect or a success reply, as it is, in upper case or
+ * URL-encoded. Prints one line of figures per scenario. Part of the n8n version matrix.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+	CONTACTS,
+	CREATE_CLIENT,
+	failFirstRequestOf,
+	NO_WAITING,
+} from '../scenarios/contacts.mts';
+import { seedClient } from '../service/seed-client.mts';
+import { startStandIn, type Fault, type StandIn } from '../service/stand-in.mts';
+import {
+	createN8nHome,
+	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	executeWorkflow,
+	filesContaining,
+	importCredentials,
+	importWorkflows,
+	nodeItems,
+	packPackage,
+	removeN8nHome,
+	type ExecutionResult,
+	type N8nHome,
+} from './n8n-instance.mts';
+import { contactsWorkflow, type OnError } from './contacts-workflow.mts';
+import { ensureN8n } from './n8n-runtime.mts';
+
+const MODES: OnError[] = ['continueErrorOutput', 'stopWorkflow'];
+
+/** Distinctive; '+' and '/' as in base64 keys, so that its URL-encoded form differs from it. */
+const API_KEY = `sk_e2e_${randomBytes(10).toString('hex')}+${randomBytes(4).toString('hex')}/${randomBytes(4).toString('hex')}`;
+/** How the key looks when copied from a web page or a password manager. */
+const PASTED_KEY = `  ${API_KEY}\n`;
+const PASTED_CREDENTIAL_ID = 'csPastedKey';
+/** Every form in which the key would be a finding. */
+const KEY_FORMS = {
+	'as it is': API_KEY,
+	'in upper case': API_KEY.toUpperCase(),
+	'URL-encoded': encodeURIComponent(API_KEY),
+};
+
+const NODE = 'Contract Signing';
+const CONTACTS_SENT = CONTACTS.slice(0, 4);
+/** Their first request gets the 500 after the record was created: items 0 and 2. */
+const FAILING = ['crm-1', 'crm-3'];
+
+const signatureBackendDown: Fault = {
+	kind: 'afterActing',
+	status: 500,
+	body: { code: '500', message: 'Signature backend unavailable' },
+};
+
+let service: StandIn;
+let home: N8nHome | undefined;
+/** Everything `n8n execute` printed in the key scenarios. */
+const keyOutputs: string[] = [];
+
+/** Client → Create whose Full Name changes with every evaluation, so with every try. */
+const CREATE_CLIENT_NOW = {
+	...CREATE_CLIENT,
+	...NO_WAITING,
+	fullname: '={{ $json.name + " " + $now.toISO() }}',
+};
+
+function contractParameters(clientKey: string) {
+	return {
+		resource: 'contract',
+		operation: 'create',
+		clientKey,
+		name: '={{ "NDA " + $json.crmId + " " + $now.toISO() }}',
+		...NO_WAITING,
+	};
+}
+
+const changingClientId = (onError: OnError) => `csNowClient${MODES.indexOf(onError)}`;
+const changingContractId = (onError: OnError) => `csNowContract${MODES.indexOf(onError)}`;
+
+type KeyScenario = 'echoed401' | 'redirect' | 'echoedSuccess';
+const KEY_SCENARIOS: KeyScenario[] = ['echoed401', 'redirect', 'echoedSuccess'];
+const keyWorkflowId = (scenario: KeyScenario, onError: OnError) =>
+	`csKey${KEY_SCENARIOS.indexOf(scenario)}${MODES.indexOf(onError)}`;
+
+/** The service's reply in each key scenario, every one of them carrying the key back. */
+function keyFault(scenario: KeyScenario): Fault {
+	switch (scenario) {
+		case 'echoed401':
+			return {
+				kind: 'status',
+				status: 401,
+				body: {
+					code: '401',
+					message: `Invalid service key ${API_KEY}`,
+					[API_KEY]: { echoed: API_KEY.toUpperCase() },
+				},
+				headers: { 'x-echo': `key_${API_KEY}` },
+			};
+		case 'redirect':
+			return {
+				kind: 'redirect',
+				location: `${service.url}/v1/client?key=${encodeURIComponent(API_KEY)}`,
+			};
+		case 'echoedSuccess':
+			return {
+				kind: 'status',
+				status: 201,
+				body: {
+					code: '201',
+					message: `Client created for ${API_KEY}`,
+					client: { clientKey: 'cli_x', createTime: '2026-01-01 00:00:00', users: [] },
+				},
+			};
+	}
+}
+
+beforeAll(async () => {
+	service = await startStandIn({ apiKey: API_KEY });
+	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
+	process.stdout.write(`promises on n8n ${runtime.version}\n`);
+	home = await createN8nHome(runtime, await packPackage());
+	await importCredentials(home, [
+		{
+			id: EXAMPLE_CREDENTIAL_ID,
+			name: 'Contract Signing account',
+			type: CREDENTIAL_TYPE,
+			data: { baseUrl: service.url, apiKey: API_KEY },
+		},
+		{
+			id: PASTED_CREDENTIAL_ID,
+			name: 'Contract Signing account',
+			type: CREDENTIAL_TYPE,
+			data: { baseUrl: service.url, apiKey: PASTED_KEY },
+		},
+	]);
+	await importWorkflows(home, [
+		...MODES.map((onError) =>
+			contactsWorkflow({
+				id: changingClientId(onError),
+				node: NODE,
+				contacts: CONTACTS_SENT,
+				parameters: CREATE_CLIENT_NOW,
+				onError,
+				retryOnFail: true,
+			}),
+		),
+		...KEY_SCENARIOS.flatMap((scenario) =>
+			MODES.map((onError) =>
+				contactsWorkflow({
+					id: keyWorkflowId(scenario, onError),
+					node: NODE,
+					contacts: CONTACTS.slice(0, 1),
+					parameters: {
+						...CREATE_CLIENT,
+						...(scenario === 'echoedSuccess' ? { simplify: false } : {}),
+					},
+					onError,
+					credentialId: PASTED_CREDENTIAL_ID,
+				}),
+			),
+		),
+	]);
+});
+
+afterAll(async () => {
+	await service?.close();
+	removeN8nHome(home);
+});
+
+/** Success and error output together, in input order. */
+function itemsInOrder(result: ExecutionResult) {
+	const [success = [], failure = []] = nodeItems(result, NODE);
+	return [...success, ...failure].sort((a, b) => a.pairedItem!.item - b.pairedItem!.item);
+}
+
+interface ItemError {
+	message?: string;
+	description?: string;
+}
+
+/** The run's error under "Stop Workflow", as `n8n execute` printed it. */
+function runError(result: ExecutionResult): ItemError | undefined {
+	return result.run.data.resultData.error as ItemError | undefined;
+}
+
+/** Records per CRM id, read from the records themselves (client Custom Key, contract name). */
+function recordsPerContact(crmIdOf: (record: { customKey?: string; name?: string }) => string) {
+	const records: Record<string, number> = {};
+	for (const record of [...service.clients(), ...service.contracts()]) {
+		const crmId = crmIdOf(record);
+		if (crmId) records[crmId] = (records[crmId] ?? 0) + 1;
+	}
+	return records;
+}
+
+const onceEachSent = () => Object.fromEntries(CONTACTS_SENT.map(({ crmId }) => [crmId, 1]));
+
+/** Runs a scenario and prints its figures: requests, records, output items. */
+async function runCounted(
+	name: string,
+	workflowId: string,
+	path: string,
+	crmIdOf: (record: { customKey?: string; name?: string }) => string,
+) {
+	const result = await executeWorkflow(home!, workflowId);
+	const [success = [], failure = []] = nodeItems(result, NODE);
+	const requests = service.requests.filter((request) => request.path === path).length;
+	const records = recordsPerContact(crmIdOf);
+	const recordCount = Object.values(records).reduce((sum, count) => sum + count, 0);
+	process.stdout.write(
+		`promises ${name}: ${CONTACTS_SENT.length} items, ${requests} requests, ${recordCount} records ` +
+			`${JSON.stringify(records)}, ${success.length} + ${failure.length} output items ` +
+			`(success + error output), run ${result.status}\n`,
+	);
+	return { result, requests, records };
+}
+
+/**
+ * Each item sent once and its record made once; the items whose first request got the 500 on the
+ * error output (or, stopped, the run's error) saying the record may exist, the others created.
+ */
+function expectOncePerItem(
+	onError: OnError,
+	{ result, requests, records }: Awaited<ReturnType<typeof runCounted>>,
+	resource: 'client' | 'contract',
+	crmIdOfOutput: (json: Record<string, unknown>) => string,
+) {
+	expect(records).toEqual(onceEachSent());
+	expect(requests).toBe(CONTACTS_SENT.length);
+	const mayExist = {
+		message: 'Signature backend unavailable',
+		description: expect.stringMatching(`^The ${resource} may have been created all the same`),
+	};
+	if (onError === 'stopWorkflow') {
+		expect(result.exitCode).not.toBe(0);
+		expect(runError(result)).toMatchObject(mayExist);
+		return;
+	}
+	const [success, failure] = nodeItems(result, NODE);
+	expect(success.map((item) => [item.pairedItem!.item, crmIdOfOutput(item.json)])).toEqual([
+		[1, 'crm-2'],
+		[3, 'crm-4'],
+	]);
+	expect(failure.map((item) => [item.pairedItem!.item, item.json.crmId])).toEqual([
+		[0, 'crm-1'],
+		[2, 'crm-3'],
+	]);
+	for (const item of failure) expect(item.json.error).toMatchObject(mayExist);
+	expect(itemsInOrder(result).map((item) => item.pairedItem!.item)).toEqual([0, 1, 2, 3]);
+}
+
+describe('Retry On Fail with a field that changes between tries: each item sent at most once', () => {
+	const clientCrmId = (record: { customKey?: string }) => record.customKey ?? '';
+
+	it.each(MODES)('%s: Client → Create with $now in Full Name', async (onError) => {
+		service.reset();
+		failFirstRequestOf(service, FAILING, signatureBackendDown);
+		const { result, requests, records } = await runCounted(
+			`client-${onError}`,
+			changingClientId(onError),
+			'/v1/client',
+			clientCrmId,
+		);
+
+		expectOncePerItem(onError, { result, requests, records }, 'client', (json) =>
+			String(json.customKey),
+		);
+	});
+
+	it.each(MODES)('%s: Contract → Create with $now in Contract Name', async (onError) => {
+		service.reset();
+		const { clientKey } = await seedClient(service);
+		// The client key is the seeded one's, known only now: the workflow is imported per test.
+		await importWorkflows(home!, [
+			contactsWorkflow({
+				id: changingContractId(onError),
+				node: NODE,
+				contacts: CONTACTS_SENT,
+				parameters: contractParameters(clientKey),
+				onError,
+				retryOnFail: true,
+			}),
+		]);
+		for (const crmId of FAILING) {
+			service.injectFault(signatureBackendDown, {
+				path: '/v1/contract',
+				when: (request) => request.rawBody.includes(`"name":"NDA ${crmId} `),
+				times: 1,
+			});
+		}
+		const contractCrmId = (record: { name?: string }) =>
+			/^NDA (crm-\d+) /.exec(record.name ?? '')?.[1] ?? '';
+		const { result, requests, records } = await runCounted(
+			`contract-${onError}`,
+			changingContractId(onError),
+			'/v1/contract',
+			contractCrmId,
+		);
+
+		expectOncePerItem(onError, { result, requests, records }, 'contract', contractCrmId);
+	});
+});
+
+/** The forms of the key found in the text. */
+function keyFormsIn(text: string): string[] {
+	return Object.entries(KEY_FORMS)
+		.filter(([, form]) => text.includes(form))
+		.map(([name]) => name);
+}
+
+/** Where in the run n8n printed the key stands: the paths of values and of field names. */
+function keyPlaces(value: unknown, path = 'run'): string[] {
+	if (typeof value === 'string') return keyFormsIn(value).length > 0 ? [path] : [];
+	if (Array.isArray(value)) {
+		return value.flatMap((item, index) => keyPlaces(item, `${path}[${index}]`));
+	}
+	if (typeof value !== 'object' || value === null) return [];
+	return Object.entries(value).flatMap(([name, item]) => [
+		...(keyFormsIn(name).length > 0 ? [`${path} (a field name)`] : []),
+		...keyPlaces(item, `${path}.${name}`),
+	]);
+}
+
+describe('a key pasted with spaces and a line break, echoed back by the service', () => {
+	const cases = KEY_SCENARIOS.flatMap((scenario) =>
+		MODES.map((onError) => [scenario, onError] as const),
+	);
+
+	it.each(cases)(
+		'%s, %s: the key arrives trimmed and is nowhere in the output',
+		async (scenario, onError) => {
+			service.reset();
+			service.injectFault(keyFault(scenario), { path: '/v1/client' });
+			const result = await executeWorkflow(home!, keyWorkflowId(scenario, onError));
+			keyOutputs.push(result.output);
+			const arrived = service.requests[0]?.headers['x-service-key'];
+			const [success = [], failure = []] = nodeItems(result, NODE);
+			const error = runError(result) ?? (failure[0]?.json.error as ItemError | undefined);
+			process.stdout.write(
+				`promises key ${scenario}-${onError}: ${service.requests.length} requests, X-Service-Key arrived as ` +
+					`${arrived === undefined ? 'nothing' : JSON.stringify(arrived)}; run ${result.status}, ` +
+					`${success.length} + ${failure.length} output items; error: ${error?.message ?? 'none'}; ` +
+					`key in the output: ${keyFormsIn(result.output).join(', ') || 'nowhere'}` +
+					` (in the run at ${keyPlaces(result.run).join(', ') || 'no place'})\n`,
+			);
+
+			expect(service.requests).toHaveLength(1);
+			expect(arrived).toBe(API_KEY);
+			expect(keyFormsIn(result.output)).toEqual([]);
+			if (scenario === 'echoedSuccess') {
+				expect(result.status).toBe('success');
+				expect(success.map((item) => item.json)).toEqual([
+					expect.objectContaining({
+						code: '201',
+						client: expect.objectContaining({ clientKey: 'cli_x' }),
+					}),
+				]);
+				return;
+			}
+			const expectedMessage =
+				scenario === 'echoed401' ? /^Invalid service key/ : /^The service address redirects to /;
+			expect(error?.message).toMatch(expectedMessage);
+			if (onError === 'stopWorkflow') expect(result.exitCode).not.toBe(0);
+			else expect(failure).toHaveLength(1);
+		},
+	);
+
+	it("leaves the key nowhere in n8n's files (its database included), in any form", () => {
+		expect(keyOutputs).toHaveLength(cases.length);
+		const found = Object.entries(KEY_FORMS).flatMap(([name, form]) =>
+			filesContaining(home!, form).map((file) => `${name}: ${file.slice(home!.userFolder.length)}`),
+		);
+		process.stdout.write(`promises key in n8n's files: ${found.join('; ') || 'nowhere'}\n`);
+		expect(found).toEqual([]);
+		// The search finds what n8n did store: the contacts of the runs above.
+		expect(filesContaining(home!, CONTACTS[0].email).length).toBeGreaterThan(0);
+	});
+});

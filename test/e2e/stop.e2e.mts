@@ -1,0 +1,256 @@
+/**
+ * A reply that never ends, in a real n8n driven as the editor drives it: `n8n start`, the workflow
+ * created and run through the REST API, then stopped with the editor's Stop. The service starts a
+ * 200 reply and sends one space every 500 ms, so a timeout that only counts idle time never fires.
+ * Prints, for each case, how the run ended, how long after the Stop (or the start) and when the
+ * service saw its connection closed.
+ *
+ * On the pinned n8n only: the run and stop endpoints and their bodies are the ones 2.41.1's editor
+ * uses (POST /rest/workflows/:id/run with `triggerToStartFrom`, POST /rest/executions/:id/stop).
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandIn, type RecordedRequest, type StandIn } from '../service/stand-in.mts';
+import {
+	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	n8nHomeFor,
+	NODE_TYPE,
+	ownerSession,
+	removeN8nHome,
+	startN8n,
+	type N8nHome,
+	type RunningN8n,
+} from './n8n-instance.mts';
+
+const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
+const NODE = 'Create Client';
+/** Longer than any wait the fixed node needs; a run still going by then is a failure, not a hang. */
+const GIVE_UP_MS = 20_000;
+const TIMEOUT_MS = 2000;
+
+type Rest = Awaited<ReturnType<typeof ownerSession>>;
+
+let service: StandIn;
+let home: N8nHome | undefined;
+let n8n: RunningN8n | undefined;
+let rest: Rest;
+
+/** Manual Trigger → Contract Signing: Client → Create, one item, Options → Timeout 2 s. */
+function trickleWorkflow(name: string) {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000002',
+				name: NODE,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [200, 0],
+				credentials: {
+					[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+				},
+				parameters: {
+					resource: 'client',
+					operation: 'create',
+					fullname: 'Ada Lovelace',
+					email: 'ada@example.com',
+					customKey: 'crm-1',
+					requestOptions: { timeout: TIMEOUT_MS },
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+async function restJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+	const response = await rest(path, init);
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+	return (JSON.parse(text) as { data: T }).data;
+}
+
+/** Creates the workflow as the editor saves a new one; returns its id. */
+async function createWorkflow(name: string): Promise<string> {
+	const created = await restJson<{ id: string }>('/rest/workflows', {
+		method: 'POST',
+		body: JSON.stringify(trickleWorkflow(name)),
+	});
+	return created.id;
+}
+
+/** The editor's "Execute workflow" from the Manual Trigger; returns the execution's id. */
+async function runWorkflow(workflowId: string): Promise<string> {
+	const started = await restJson<{ executionId?: string }>(`/rest/workflows/${workflowId}/run`, {
+		method: 'POST',
+		body: JSON.stringify({ workflowId, startNodes: [], triggerToStartFrom: { name: 'Start' } }),
+	});
+	if (!started.executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
+	return started.executionId;
+}
+
+interface Execution {
+	status: string;
+	stoppedAt?: string | null;
+	/** The run data, in n8n's `flatted` form. */
+	data?: string;
+}
+
+async function readExecution(executionId: string): Promise<Execution> {
+	return await restJson<Execution>(`/rest/executions/${executionId}`);
+}
+
+const hasEnded = (status: string) => !['new', 'running', 'unknown'].includes(status);
+
+/**
+ * Polls until the run has ended and the service's connection is closed, or GIVE_UP_MS passed:
+ * when each was first seen, in ms after `since` (undefined: not within the limit).
+ */
+async function watchUntilEnded(executionId: string, request: RecordedRequest, since: number) {
+	let endedAfterMs: number | undefined;
+	for (;;) {
+		const execution = await readExecution(executionId);
+		if (endedAfterMs === undefined && hasEnded(execution.status)) {
+			endedAfterMs = Date.now() - since;
+		}
+		const settled = endedAfterMs !== undefined && request.closedAt !== undefined;
+		if (settled || Date.now() - since >= GIVE_UP_MS) {
+			const closedAfterMs = request.closedAt === undefined ? undefined : request.closedAt - since;
+			return { execution, endedAfterMs, closedAfterMs };
+		}
+		await sleep(100);
+	}
+}
+
+/** The first request of the run, once it has reached the service. */
+async function firstRequest(): Promise<RecordedRequest> {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while (service.requests.length === 0) {
+		if (Date.now() > giveUpAt) throw new Error('the run sent no request to the service');
+		await sleep(50);
+	}
+	return service.requests[0];
+}
+
+/**
+ * The run's error, read from n8n's `flatted` run data: every string and nested object there is
+ * a reference to an entry of the top-level array, by index written as text.
+ */
+function runError(execution: Execution): { message?: string; description?: string } | undefined {
+	if (!execution.data) return undefined;
+	const table = JSON.parse(execution.data) as unknown[];
+	const resolved = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (resolved.has(index)) return resolved.get(index);
+		const entry = table[index];
+		if (typeof entry !== 'object' || entry === null) return entry;
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
+		resolved.set(index, copy);
+		for (const [key, value] of Object.entries(entry)) {
+			(copy as Record<string, unknown>)[key] =
+				typeof value === 'string' ? revive(Number(value)) : value;
+		}
+		return copy;
+	};
+	const run = revive(0) as
+		| { resultData?: { error?: { message?: string; description?: string } } }
+		| undefined;
+	return run?.resultData?.error;
+}
+
+const ms = (value: number | undefined) =>
+	value === undefined ? `not within ${GIVE_UP_MS} ms` : `${value} ms`;
+
+beforeAll(async () => {
+	if (process.env.CONTRACT_SIGNING_N8N) {
+		throw new Error(
+			'stop.e2e.mts drives the REST API of the pinned n8n only; run it without CONTRACT_SIGNING_N8N',
+		);
+	}
+	service = await startStandIn({ apiKey: API_KEY });
+	home = await n8nHomeFor(service);
+	n8n = await startN8n(home);
+	rest = await ownerSession(n8n.url);
+});
+
+afterAll(async () => {
+	// Closing the service first ends any reply still trickling, so that n8n can shut down.
+	await service?.close();
+	await n8n?.stop();
+	removeN8nHome(home);
+});
+
+describe('a reply that never ends, in n8n start', () => {
+	it('Stop cancels the run within seconds and closes the connection to the service', async () => {
+		service.reset();
+		service.injectFault({ kind: 'trickle', everyMs: 500 }, { path: '/v1/client' });
+		const workflowId = await createWorkflow('Stop during a trickling reply');
+		const executionId = await runWorkflow(workflowId);
+		const request = await firstRequest();
+		await sleep(1000);
+
+		const stoppedAt = Date.now();
+		const stopped = await restJson<{ status: string }>(`/rest/executions/${executionId}/stop`, {
+			method: 'POST',
+		});
+		const { execution, endedAfterMs, closedAfterMs } = await watchUntilEnded(
+			executionId,
+			request,
+			stoppedAt,
+		);
+		process.stdout.write(
+			`stop: the Stop answered "${stopped.status}"; run ${execution.status}, ended ${ms(endedAfterMs)} ` +
+				`after the Stop; the service's connection closed ${ms(closedAfterMs)} after the Stop; ` +
+				`${service.requests.length} request(s)\n`,
+		);
+
+		expect(service.requests).toHaveLength(1);
+		expect(execution.status).toBe('canceled');
+		expect(endedAfterMs).toBeLessThan(5000);
+		expect(closedAfterMs).toBeLessThan(5000);
+		// Still canceled once the node has let go of the reply: nothing ended it as an error later.
+		await sleep(1000);
+		expect((await readExecution(executionId)).status).toBe('canceled');
+	});
+
+	it('Options → Timeout ends the run after 2 s, saying the client may exist', async () => {
+		service.reset();
+		service.injectFault({ kind: 'trickle', everyMs: 500 }, { path: '/v1/client' });
+		const workflowId = await createWorkflow('Timeout during a trickling reply');
+		const startedAt = Date.now();
+		const executionId = await runWorkflow(workflowId);
+		const request = await firstRequest();
+
+		const { execution, endedAfterMs, closedAfterMs } = await watchUntilEnded(
+			executionId,
+			request,
+			request.receivedAt,
+		);
+		const error = runError(execution);
+		process.stdout.write(
+			`timeout: run ${execution.status}, ended ${ms(endedAfterMs)} after the request reached the ` +
+				`service (${Date.now() - startedAt} ms after Run); the connection closed ${ms(closedAfterMs)} ` +
+				`after it; error: ${error?.message ?? 'none'}; description: ${error?.description ?? 'none'}\n`,
+		);
+
+		expect(service.requests).toHaveLength(1);
+		expect(execution.status).toBe('error');
+		expect(endedAfterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+		expect(endedAfterMs).toBeLessThan(TIMEOUT_MS + 3000);
+		expect(closedAfterMs).toBeLessThan(TIMEOUT_MS + 3000);
+		expect(error?.message).toMatch(/^The service did not answer in time/);
+		expect(error?.description).toMatch(/^The client may have been created all the same/);
+	});
+});
