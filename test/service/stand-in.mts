@@ -21,6 +21,20 @@ export interface StandInOptions {
 	numericCodes?: boolean;
 	/** Known template keys. */
 	templates?: string[];
+	/** A rate limit in front of the service; none by default. */
+	rateLimit?: RateLimit;
+}
+
+/**
+ * The stand-in's choice (the API reference shows no limits): a token bucket in front of the
+ * service, as API gateways have. Up to `burst` requests at once, refilled at `perSecond`; a request
+ * beyond it gets HTTP 429 with `Retry-After` (whole seconds until a request is allowed again) and
+ * is not acted on.
+ */
+export interface RateLimit {
+	perSecond: number;
+	/** How many requests may come at once; default `perSecond`. */
+	burst?: number;
 }
 
 export interface RecordedRequest {
@@ -36,6 +50,8 @@ export interface RecordedRequest {
 	repliedAt?: number;
 	/** When the connection of this request closed, whoever closed it. */
 	closedAt?: number;
+	/** Refused by the rate limit, not acted on. */
+	limited?: boolean;
 }
 
 export type Fault =
@@ -65,6 +81,8 @@ export interface StandInSettings {
 	latencyMs: number;
 	errorsAs: 'status' | 'body';
 	numericCodes: boolean;
+	/** Changeable mid-run, as a service that lowers its limit under load. */
+	rateLimit?: RateLimit;
 }
 
 export interface UserRecord {
@@ -273,6 +291,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		latencyMs: options.latencyMs ?? 0,
 		errorsAs: options.errorsAs ?? 'status',
 		numericCodes: options.numericCodes ?? false,
+		rateLimit: options.rateLimit,
 	};
 	if (initialSettings.errorsAs !== 'status' && initialSettings.errorsAs !== 'body') {
 		throw new Error(`errorsAs must be 'status' or 'body', got '${String(options.errorsAs)}'`);
@@ -287,6 +306,25 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 
 	function code(status: number): string | number {
 		return settings.numericCodes ? status : String(status);
+	}
+
+	const bucket = { tokens: Number.NaN, refilledAt: 0 };
+
+	/** Takes a token of the rate limit; the milliseconds until one is there when there is none. */
+	function takeToken(now: number): number {
+		const limit = settings.rateLimit;
+		if (!limit) return 0;
+		const burst = limit.burst ?? limit.perSecond;
+		const refilled = Number.isNaN(bucket.tokens)
+			? burst
+			: bucket.tokens + ((now - bucket.refilledAt) / 1000) * limit.perSecond;
+		bucket.tokens = Math.min(burst, refilled);
+		bucket.refilledAt = now;
+		if (bucket.tokens >= 1) {
+			bucket.tokens -= 1;
+			return 0;
+		}
+		return ((1 - bucket.tokens) / limit.perSecond) * 1000;
 	}
 
 	function uniqueKey(prefix: string, taken: { has(key: string): boolean }): string {
@@ -639,6 +677,19 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		}
 		record.body = parseJson(record.rawBody);
 
+		const waitMs = takeToken(record.receivedAt);
+		if (waitMs > 0) {
+			record.limited = true;
+			const perSecond = settings.rateLimit!.perSecond;
+			sendJson(
+				res,
+				429,
+				{ code: code(429), message: `Too many requests: at most ${perSecond} per second` },
+				{ 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+			);
+			return;
+		}
+
 		try {
 			const fault = takeFault(record);
 			const extraDelay = fault?.kind === 'delay' ? fault.ms : 0;
@@ -718,6 +769,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			requests.length = 0;
 			faults.length = 0;
 			Object.assign(settings, initialSettings);
+			bucket.tokens = Number.NaN;
 		},
 		close() {
 			return new Promise<void>((resolve, reject) => {

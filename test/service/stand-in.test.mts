@@ -297,6 +297,38 @@ describe('settings', () => {
 	});
 });
 
+describe('rate limit', () => {
+	const validClient = { action: 'create', client: { fullname: 'Ada' } };
+
+	it('lets a burst through, then answers 429 with Retry-After and acts on nothing refused', async () => {
+		standIn.settings.rateLimit = { perSecond: 5, burst: 5 };
+		const replies = await Promise.all(
+			Array.from({ length: 8 }, async () => {
+				const response = await send('/v1/client', { data: validClient });
+				return { status: response.status, retryAfter: response.headers.get('retry-after') };
+			}),
+		);
+
+		expect(replies.filter((reply) => reply.status === 201)).toHaveLength(5);
+		expect(replies.filter((reply) => reply.status === 429)).toEqual(
+			Array(3).fill({ status: 429, retryAfter: '1' }),
+		);
+		expect(standIn.counts().clients).toBe(5);
+		expect(standIn.requests.filter((request) => request.limited)).toHaveLength(3);
+	});
+
+	it('refills at its rate, and takes a new rate at once', async () => {
+		standIn.settings.rateLimit = { perSecond: 10, burst: 1 };
+		expect((await post('/v1/client', validClient)).status).toBe(201);
+		expect((await post('/v1/client', validClient)).status).toBe(429);
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		expect((await post('/v1/client', validClient)).status).toBe(201);
+		standIn.settings.rateLimit = { perSecond: 1, burst: 1 };
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		expect((await post('/v1/client', validClient)).status).toBe(429);
+	});
+});
+
 describe('faults', () => {
 	const validClient = { action: 'create', client: { fullname: 'Ada' } };
 
