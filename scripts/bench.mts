@@ -6,6 +6,13 @@
  *
  *   npm run bench                          # 1,000 items, latency 0 and 20 ms, Batching off and 50/100 ms
  *   npm run bench -- --items 1000 --repeat 5 --large 10000
+ *   npm run bench -- --against ../before   # also a built checkout of another version, side by side
+ *
+ * A rate-limited run follows: 400 contacts against a stand-in that allows 40 requests per second
+ * (429 + Retry-After beyond it, nothing done), through this node, the HTTP Request node and the raw
+ * loop (which sends every refused request again after its Retry-After, as a plain client would).
+ * With --against, the other version's node runs beside this one in the same n8n, as the package
+ * `n8n-nodes-contract-signing-before` (both define the credential type; n8n uses one of the two).
  *
  * Every n8n method runs in the same workflow, as a CRM import would: Webhook → a Code node that
  * produces the items → the method → Respond to Webhook. One `n8n start` process serves every run,
@@ -15,11 +22,12 @@
  * run data. The raw loop runs in one long-lived Node.js 24 process, warmed up the same way, and is
  * timed around its loop.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import { seedClient } from '../test/service/seed-client.mts';
 import { startStandIn, type StandIn } from '../test/service/stand-in.mts';
@@ -46,6 +54,13 @@ function option(name: string, fallback: number): number {
 	return index > 0 ? Number(process.argv[index + 1]) : fallback;
 }
 
+const againstIndex = process.argv.indexOf('--against');
+/** A built checkout of another version of the package, measured beside this one. */
+const AGAINST = againstIndex > 0 ? resolve(process.argv[againstIndex + 1]) : undefined;
+const BEFORE_PACKAGE = 'n8n-nodes-contract-signing-before';
+const RATE_LIMITED = { items: 400, latencyMs: 0, rateLimit: { perSecond: 40 } };
+
+const execFileAsync = promisify(execFile);
 const ITEMS = option('items', 1000);
 const REPEAT = option('repeat', 3);
 const LARGE = option('large', 10_000);
@@ -62,6 +77,7 @@ interface Config {
 	items: number;
 	latencyMs: number;
 	batching?: Batching;
+	rateLimit?: { perSecond: number };
 }
 
 type Values = '2 mapped' | 'constant';
@@ -115,9 +131,9 @@ function httpRequestNode(values: Values) {
 }
 
 /** Contract Signing, Contract → Create. */
-function thisNode(values: Values, settings: Record<string, unknown> = {}) {
+function thisNode(values: Values, settings: Record<string, unknown> = {}, type = NODE_TYPE) {
 	return (_service: StandIn, clientKey: string, batching?: Batching) => ({
-		type: NODE_TYPE,
+		type,
 		typeVersion: 1,
 		credentials,
 		parameters: {
@@ -137,6 +153,10 @@ const HTTP_CONSTANT = 'HTTP Request node, constant';
 const NODE_MAPPED = 'this node, 2 mapped';
 const NODE_CONSTANT = 'this node, constant';
 
+const BEFORE_MAPPED = 'before: this node, 2 mapped';
+const BEFORE_CONSTANT = 'before: this node, constant';
+const BEFORE_TYPE = `${BEFORE_PACKAGE}.contractSigning`;
+
 const METHODS: Method[] = [
 	{ name: RAW_LOOP },
 	{ name: HTTP_MAPPED, values: '2 mapped', node: httpRequestNode('2 mapped') },
@@ -150,7 +170,28 @@ const METHODS: Method[] = [
 		peer: HTTP_MAPPED,
 		node: thisNode('2 mapped', { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 }),
 	},
+	...(AGAINST
+		? [
+				{
+					name: BEFORE_MAPPED,
+					values: '2 mapped' as const,
+					peer: HTTP_MAPPED,
+					node: thisNode('2 mapped', {}, BEFORE_TYPE),
+				},
+				{
+					name: BEFORE_CONSTANT,
+					values: 'constant' as const,
+					peer: HTTP_CONSTANT,
+					node: thisNode('constant', {}, BEFORE_TYPE),
+				},
+			]
+		: []),
 ];
+
+/** The methods of the rate-limited run: the peers, and this node (and the other version). */
+const RATE_METHODS = METHODS.filter((method) =>
+	[RAW_LOOP, HTTP_MAPPED, NODE_MAPPED, BEFORE_MAPPED].includes(method.name),
+);
 
 const workflowPath = (method: Method, batching?: Batching) =>
 	`bench-${method.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}${batching ? '-batched' : ''}`;
@@ -219,11 +260,19 @@ function benchWorkflow(service: StandIn, clientKey: string, method: Method, batc
 const RAW_LOOP_SCRIPT = `
 import { createInterface } from 'node:readline';
 const [url, apiKey, clientKey] = process.argv.slice(1);
-const send = (index) => fetch(url, {
-	method: 'POST',
-	headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Service-Key': apiKey },
-	body: JSON.stringify({ data: { action: 'create', clientKey, contract: { name: 'Contract ' + index } } }),
-}).then((response) => response.json());
+const send = async (index) => {
+	for (;;) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Service-Key': apiKey },
+			body: JSON.stringify({ data: { action: 'create', clientKey, contract: { name: 'Contract ' + index } } }),
+		});
+		await response.json();
+		if (response.status !== 429) return;
+		const seconds = Number(response.headers.get('retry-after') ?? 1);
+		await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+	}
+};
 for await (const line of createInterface({ input: process.stdin })) {
 	const { count, batchSize, intervalMs } = JSON.parse(line);
 	const started = performance.now();
@@ -294,13 +343,18 @@ interface Measurement {
 	p99Ms: number;
 	peakRssMb?: number;
 	rssGrowthMb?: number;
+	/** Refused by the stand-in's rate limit. */
+	refused?: number;
+	/** The run ended in an error. */
+	failed?: boolean;
 }
 
 async function measure(bench: Bench, method: Method, config: Config): Promise<Measurement> {
 	const { service, n8n } = bench;
 	service.settings.latencyMs = config.latencyMs;
+	service.settings.rateLimit = config.rateLimit;
 	const firstRequest = service.requests.length;
-	let run: Pick<Measurement, 'timeMs' | 'outputs' | 'peakRssMb' | 'rssGrowthMb'>;
+	let run: Pick<Measurement, 'timeMs' | 'outputs' | 'peakRssMb' | 'rssGrowthMb' | 'failed'>;
 
 	if (!method.node) {
 		run = { timeMs: await bench.rawLoop.run(config) };
@@ -317,23 +371,37 @@ async function measure(bench: Bench, method: Method, config: Config): Promise<Me
 		});
 		clearInterval(sampler);
 		const answer = await response.text();
-		if (!response.ok) throw new Error(`${method.name}: ${response.status} ${answer}`);
-		const { executionId } = JSON.parse(answer) as { executionId: string };
+		// Against a rate limit a method may fail; its run is looked up as the newest execution.
+		if (!response.ok && !config.rateLimit) {
+			throw new Error(`${method.name}: ${response.status} ${answer}`);
+		}
+		const executionId = response.ok
+			? (JSON.parse(answer) as { executionId: string }).executionId
+			: await newestExecution(bench);
 		run = {
 			...(await underTestRun(bench, executionId)),
 			peakRssMb: peak,
 			rssGrowthMb: peak - before,
+			failed: !response.ok,
 		};
 	}
 
 	const requests = service.requests.slice(firstRequest);
 	const durations = requests.map((request) => (request.repliedAt ?? NaN) - request.receivedAt);
+	service.settings.rateLimit = undefined;
 	return {
 		...run,
 		requests: requests.length,
+		refused: requests.filter((request) => request.limited).length,
 		p50Ms: percentile(durations, 0.5),
 		p99Ms: percentile(durations, 0.99),
 	};
+}
+
+async function newestExecution(bench: Bench): Promise<string> {
+	const response = await bench.rest('/rest/executions?limit=1');
+	const { data } = (await response.json()) as { data: { results: Array<{ id: string }> } };
+	return data.results[0].id;
 }
 
 /** The execution time n8n recorded for the node under test, and how many items it put out. */
@@ -461,7 +529,7 @@ function targets(rows: Row[], large: Row, largeChecks: string[]): string[] {
 	}
 
 	const largeGrowth = Math.max(
-		...METHODS.filter((method) => method.node && !method.name.startsWith('HTTP')).map(
+		...METHODS.filter((method) => method.name.startsWith('this node')).map(
 			(method) => large.results.get(method)![0].rssGrowthMb!,
 		),
 	);
@@ -524,6 +592,7 @@ async function main() {
 	const rawLoop = startRawLoop(runtime, service, clientKey);
 	try {
 		home = await createN8nHome(runtime, tarball);
+		if (AGAINST) await installBefore(home, AGAINST);
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 		const workflows = METHODS.filter((method) => method.node).flatMap((method) =>
 			[undefined, BATCHED].map((batching) => benchWorkflow(service, clientKey, method, batching)),
@@ -570,7 +639,12 @@ async function main() {
 			log(largeChecks[largeChecks.length - 1]);
 		}
 
-		const command = `npm run bench -- --items ${ITEMS} --repeat ${REPEAT} --large ${LARGE}`;
+		log(
+			`measuring ${describeConfig(RATE_LIMITED)}, at most 40 requests per second, once per method…`,
+		);
+		const rateLines = await rateLimitedRun(bench, RATE_LIMITED);
+
+		const command = `npm run bench -- --items ${ITEMS} --repeat ${REPEAT} --large ${LARGE}${AGAINST ? ` --against ${AGAINST}` : ''}`;
 		const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
 		process.stdout.write(
 			[
@@ -585,6 +659,10 @@ async function main() {
 				`${LARGE.toLocaleString('en')} items:`,
 				...largeChecks.map((line) => `- ${line}`),
 				'',
+				`Rate-limited: ${RATE_LIMITED.items} contacts, the stand-in allowing ${RATE_LIMITED.rateLimit.perSecond} requests per second (1.5 × N / R = ${((1.5 * RATE_LIMITED.items) / RATE_LIMITED.rateLimit.perSecond).toFixed(1)} s):`,
+				'',
+				...rateLines,
+				'',
 				'Targets:',
 				...targets(rows, large, largeChecks),
 				'',
@@ -598,6 +676,49 @@ async function main() {
 		await service.close();
 		removeN8nHome(home);
 	}
+}
+
+/** The other version's packed files as a second community package, under a name of its own. */
+async function installBefore(home: N8nHome, checkout: string) {
+	const { stdout } = await execFileAsync(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', home.userFolder],
+		{ cwd: checkout },
+	);
+	const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
+	const folder = join(home.userFolder, '.n8n', 'nodes', 'node_modules', BEFORE_PACKAGE);
+	mkdirSync(folder, { recursive: true });
+	await execFileAsync('tar', [
+		'-xzf',
+		join(home.userFolder, filename),
+		'-C',
+		folder,
+		'--strip-components=1',
+	]);
+	const manifest = join(folder, 'package.json');
+	writeFileSync(
+		manifest,
+		JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), name: BEFORE_PACKAGE }),
+	);
+}
+
+/** Each method once against the rate limit: time, requests, refused share, records, outcome. */
+async function rateLimitedRun(bench: Bench, config: Config): Promise<string[]> {
+	const lines = [
+		'| Method | Time (ms) | Requests | Refused | Contracts created | Run |',
+		'|---|---|---|---|---|---|',
+	];
+	for (const method of RATE_METHODS) {
+		const firstContract = bench.service.contracts().length;
+		const run = await measure(bench, method, config);
+		const created = bench.service.contracts().length - firstContract;
+		const refused = `${run.refused} (${((100 * run.refused!) / run.requests).toFixed(1)} %)`;
+		const outcome = run.failed ? 'error' : 'success';
+		lines.push(
+			`| ${method.name} | ${Math.round(run.timeMs).toLocaleString('en')} | ${run.requests} | ${refused} | ${created} | ${method.node ? outcome : '–'} |`,
+		);
+	}
+	return lines;
 }
 
 /** n8n registers published webhooks shortly after it reports ready. */

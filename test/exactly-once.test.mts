@@ -313,7 +313,7 @@ describe('the node waits out a busy service', () => {
 		expect(service().requests).toHaveLength(3);
 		expect(run.error?.message).toBe('Too many requests');
 		expect(run.error?.description).toBe(
-			'The service is busy. Space requests out with Options → Batching, or run the workflow again later. The node waited 2 s and sent it 2 more times, as far as Retry When Busy allows. The service asked to wait 1 s.',
+			'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later. The node waited 2 s and sent it 2 more times, as far as Retry When Busy allows. The service asked to wait 1 s.',
 		);
 	});
 

@@ -19,7 +19,7 @@ const MAY_EXIST =
 	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
 const NO_WAITING = { retryWhenBusy: { maxRetries: 0 } };
 const STILL_BUSY =
-	'The service is busy. Space requests out with Options → Batching, or run the workflow again later. The node did not wait, as far as Retry When Busy allows.';
+	'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later. The node did not wait, as far as Retry When Busy allows.';
 
 interface FaultCase {
 	name: string;

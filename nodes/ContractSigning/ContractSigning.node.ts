@@ -19,6 +19,7 @@ import {
 	simplifyField,
 	userKeyField,
 } from './shared/fields';
+import { requestRateField } from './shared/pace';
 import { retryWhenBusyField } from './shared/waits';
 
 export class ContractSigning implements INodeType {
@@ -84,6 +85,7 @@ export class ContractSigning implements INodeType {
 			usersListField,
 			simplifyField,
 			retryWhenBusyField,
+			requestRateField,
 		],
 	};
 }

@@ -12,12 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	CONTACTS,
-	CREATE_CLIENT,
-	failFirstRequestOf,
-	NO_WAITING,
-} from '../scenarios/contacts.mts';
+import { CONTACTS, CREATE_CLIENT, failFirstRequestOf, NO_WAITING } from '../scenarios/contacts.mts';
 import { seedClient } from '../service/seed-client.mts';
 import { startStandIn, type Fault, type StandIn } from '../service/stand-in.mts';
 import {

@@ -35,7 +35,7 @@ describe('checkReply', () => {
 		],
 		[
 			'429',
-			'The service is busy. Space requests out with Options → Batching, or run the workflow again later.',
+			'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later.',
 		],
 		[
 			'500',

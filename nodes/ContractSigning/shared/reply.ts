@@ -71,7 +71,7 @@ function hintFor(code: string, resource: Resource): string {
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
 	if (code === '429' || code === '503') {
-		return 'The service is busy. Space requests out with Options → Batching, or run the workflow again later.';
+		return 'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later.';
 	}
 	if (/^5\d\d$/.test(code)) return `The service had a problem. ${TRY_LATER}`;
 	return 'Check the fields of this node against the message above.';

@@ -8,14 +8,20 @@
  * Within a run, an item is known by its index alone: its fields may evaluate differently on the
  * next try (a name with `$now` in it), and it is still the same item.
  */
+import { Pace, type PaceLimits } from './pace';
 
 export class RunMemory<Attempt> {
 	private readonly items = new Map<number, Promise<Attempt>>();
 
-	/** No request of this run before this time (ms since epoch): the service asked to wait. */
-	private notBefore = 0;
+	private pace?: Pace;
 
 	private credential?: Promise<unknown>;
+
+	/** The run's pace (see pace.ts), with the limits the user set, read for the run's first request. */
+	paceOnce(limits: () => PaceLimits): Pace {
+		this.pace ??= new Pace(limits());
+		return this.pace;
+	}
 
 	private itemsLeft?: number;
 
@@ -71,15 +77,6 @@ export class RunMemory<Attempt> {
 			this.ended = ended;
 		}
 		return this.ended?.signal;
-	}
-
-	holdUntil(time: number): void {
-		this.notBefore = Math.max(this.notBefore, time);
-	}
-
-	/** How long a request must still wait for a hold the service asked for, in milliseconds. */
-	heldFor(now = Date.now()): number {
-		return Math.max(0, this.notBefore - now);
 	}
 }
 

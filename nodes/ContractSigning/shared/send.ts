@@ -52,6 +52,7 @@ import {
 	type ReplyHeaders,
 	type Resource,
 } from './reply';
+import { paceLimits, type PaceOutcome } from './pace';
 import { memoryOf } from './run-memory';
 import { SecretMask } from './secret';
 import { serviceKey, serviceRoot } from './service-access';
@@ -295,8 +296,9 @@ function stillBusy(failure: Failure, retries: number, waitedMs: number, nextMs: 
 }
 
 /**
- * Sends the item until the service acts, waiting out a busy service (429, 503, no connection)
- * within the user's limits; one Retry-After holds back every request of this run of the node.
+ * Sends the item, in its turn (pace.ts), until the service acts, waiting out a busy service (429,
+ * 503, no connection) within the user's limits; one Retry-After holds back every request of this
+ * run of the node.
  */
 async function sendUntilServed(
 	context: IExecutePaginationFunctions,
@@ -309,26 +311,45 @@ async function sendUntilServed(
 	const cancel =
 		context.getExecutionCancelSignal?.() ??
 		memory.endOfExecution(context.onExecutionFinish?.bind(context));
+	const pace = memory.paceOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
 	let limits: WaitLimits | undefined;
+	let retries = 0;
 	let waitedMs = 0;
-	for (let retry = 0; ; retry++) {
-		const held = memory.heldFor();
-		if (held > 0) await pause(held, cancel);
-		const result = await sendOnce(context, operation, requestData, envelope, access, cancel);
+	let refusedAt = 0;
+	for (;;) {
+		const sentAt = await pace.turn(cancel);
+		let result: Result | undefined;
+		try {
+			result = await sendOnce(context, operation, requestData, envelope, access, cancel);
+		} finally {
+			pace.done(sentAt, paceOutcome(result));
+		}
 		if (result.ok) return result;
 		const { failure } = result;
 		if (failure.outcome !== 'busy') {
 			return { ...result, final: failure.outcome === 'unknown' && !!operation.mayExist };
 		}
-		const nextMs = pauseBefore(retry, failure.retryAfterMs);
-		limits ??= waitLimits(context.getNodeParameter('retryWhenBusy', {}));
-		if (retry >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
-			return { ...result, failure: stillBusy(failure, retry, waitedMs, nextMs) };
+		// While other requests of the run get through, the service is pacing the run, not stuck.
+		if (pace.lastAcceptedAt > refusedAt) {
+			retries = 0;
+			waitedMs = 0;
 		}
-		if (failure.retryAfterMs !== undefined) memory.holdUntil(Date.now() + nextMs);
+		refusedAt = Date.now();
+		const nextMs = pauseBefore(retries, failure.retryAfterMs);
+		limits ??= waitLimits(context.getNodeParameter('retryWhenBusy', {}));
+		if (retries >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
+			return { ...result, failure: stillBusy(failure, retries, waitedMs, nextMs) };
+		}
+		if (failure.retryAfterMs !== undefined) pace.holdUntil(Date.now() + nextMs);
 		await pause(nextMs, cancel);
 		waitedMs += nextMs;
+		retries += 1;
 	}
+}
+
+function paceOutcome(result: Result | undefined): PaceOutcome {
+	if (result?.ok) return 'accepted';
+	return result?.failure.outcome === 'busy' ? 'busy' : 'other';
 }
 
 /** The error n8n shows; for a create whose outcome is unknown, it says where to look. */

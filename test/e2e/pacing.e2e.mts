@@ -1,0 +1,168 @@
+/**
+ * Bulk runs that pace themselves, in a real n8n: the packed package, `n8n execute`, the stand-in
+ * allowing R requests per second (429 + Retry-After beyond it, nothing done for a refused
+ * request). 400 contacts through Client → Create, no Batching, no Retry On Fail: each created
+ * exactly once, the node done within 1.5 × N / R, also when the limit drops mid-run. n8n's HTTP
+ * Request node with this credential, against the same limit, is printed beside it. Part of the
+ * n8n version matrix.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREATE_CLIENT, tally, type Contact } from '../scenarios/contacts.mts';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import { contactsWorkflow } from './contacts-workflow.mts';
+import {
+	CREDENTIAL_TYPE,
+	executeWorkflow,
+	importWorkflows,
+	n8nHomeFor,
+	removeN8nHome,
+	type N8nHome,
+} from './n8n-instance.mts';
+
+const N = 400;
+const R = 40;
+const LIMIT_MS = (1.5 * N * 1000) / R;
+const NODE = 'Create Clients';
+/** Four n8n runs of 400 items, each after n8n's own start. */
+const TIMEOUT_MS = 300_000;
+
+const CONTACTS: Contact[] = Array.from({ length: N }, (_, index) => ({
+	name: `Contact ${String(index + 1).padStart(3, '0')}`,
+	email: `contact${index + 1}@example.com`,
+	crmId: `crm-${index + 1}`,
+}));
+const ONCE_EACH = Object.fromEntries(CONTACTS.map(({ crmId }) => [crmId, 1]));
+
+const thisNodeWorkflow = contactsWorkflow({
+	id: 'csPacing',
+	node: NODE,
+	contacts: CONTACTS,
+	parameters: CREATE_CLIENT,
+	onError: 'stopWorkflow',
+});
+
+let service: StandIn;
+let home: N8nHome | undefined;
+
+/** The same workflow with n8n's HTTP Request node in place of this one. */
+function httpRequestWorkflow() {
+	const body = `{ "data": { "action": "create", "client": { "fullname": "{{ $json.name }}", "email": "{{ $json.email }}", "customKey": "{{ $json.crmId }}" } } }`;
+	return {
+		...thisNodeWorkflow,
+		id: 'csPacingHttp',
+		name: 'Contacts csPacingHttp',
+		nodes: thisNodeWorkflow.nodes.map((node) =>
+			node.name !== NODE
+				? node
+				: {
+						...node,
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						parameters: {
+							method: 'POST',
+							url: `${service.url}/v1/client`,
+							authentication: 'predefinedCredentialType',
+							nodeCredentialType: CREDENTIAL_TYPE,
+							sendBody: true,
+							specifyBody: 'json',
+							jsonBody: `=${body}`,
+							options: {},
+						},
+					},
+		),
+	};
+}
+
+beforeAll(async () => {
+	service = await startStandIn({ apiKey: `sk_e2e_${randomBytes(12).toString('hex')}` });
+	home = await n8nHomeFor(service);
+	process.stdout.write(`pacing on n8n ${home.runtime.version}\n`);
+	await importWorkflows(home, [thisNodeWorkflow, httpRequestWorkflow()]);
+});
+
+afterAll(async () => {
+	await service?.close();
+	removeN8nHome(home);
+});
+
+/** Runs the workflow and prints its figures; the node's time is n8n's own, without n8n's start. */
+async function run(name: string, workflowId: string) {
+	const result = await executeWorkflow(home!, workflowId);
+	const runData = result.run.data.resultData.runData as unknown as Record<
+		string,
+		Array<{ executionTime?: number }> | undefined
+	>;
+	const nodeMs = runData[NODE]?.[0]?.executionTime;
+	const { requests, created } = tally(service);
+	const refused = service.requests.filter((request) => request.limited).length;
+	const counts = Object.values(created);
+	process.stdout.write(
+		`pacing ${name}: N ${N}, R ${R}/s, node ${nodeMs === undefined ? '?' : (nodeMs / 1000).toFixed(1)} s ` +
+			`(limit ${LIMIT_MS / 1000} s), ${requests} requests, ${refused} refused ` +
+			`(${((100 * refused) / Math.max(1, requests)).toFixed(1)} %), ${counts.length} clients created ` +
+			`(${counts.filter((count) => count > 1).length} twice), run ${result.status}\n`,
+	);
+	return { result, nodeMs, created };
+}
+
+function expectOnceEach({ result, created }: Awaited<ReturnType<typeof run>>) {
+	expect(result.status).toBe('success');
+	expect(created).toEqual(ONCE_EACH);
+}
+
+/** Lowers the limit some time after the run's first request: n8n takes seconds to start. */
+async function lowerLimitLater(afterMs: number, perSecond: number, signal: AbortSignal) {
+	while (service.requests.length === 0) await sleep(50, undefined, { signal });
+	await sleep(afterMs, undefined, { signal });
+	service.settings.rateLimit = { perSecond };
+}
+
+describe(`a service that allows ${R} requests per second, in real n8n`, () => {
+	it(
+		`this node: ${N} contacts, each created once, within 1.5 × N / R`,
+		async () => {
+			service.reset();
+			service.settings.rateLimit = { perSecond: R };
+			const figures = await run('this node', thisNodeWorkflow.id);
+
+			expectOnceEach(figures);
+			expect(figures.nodeMs).toBeLessThanOrEqual(LIMIT_MS);
+		},
+		TIMEOUT_MS,
+	);
+
+	it(
+		'the HTTP Request node with this credential, for comparison',
+		async () => {
+			service.reset();
+			service.settings.rateLimit = { perSecond: R };
+			const { result } = await run('HTTP Request node', 'csPacingHttp');
+
+			// Only that the figures were gathered: how it fares is what the line shows.
+			expect(result.run.data.resultData.runData[NODE]).toBeDefined();
+		},
+		TIMEOUT_MS,
+	);
+
+	it(
+		`this node, the limit lowered to ${R / 2}/s 5 s into the run: each created once`,
+		async () => {
+			service.reset();
+			service.settings.rateLimit = { perSecond: R };
+			const stop = new AbortController();
+			const lowered = lowerLimitLater(5000, R / 2, stop.signal).then(
+				() => true,
+				() => false,
+			);
+			const figures = await run(`this node, lowered to ${R / 2}/s after 5 s`, thisNodeWorkflow.id);
+			stop.abort();
+
+			expect(await lowered).toBe(true);
+			// No time limit: at the lower rate alone the rest takes about 1.5 × N / R.
+			expectOnceEach(figures);
+		},
+		TIMEOUT_MS,
+	);
+});
