@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../nodes/ContractSigning/shared/reply';
 import { RunMemory } from '../../nodes/ContractSigning/shared/run-memory';
@@ -109,5 +110,19 @@ describe('RunMemory.once', () => {
 		expect((await second).attempt).toEqual({ final: true, value: 'first' });
 		expect((await first).attempt).toEqual({ final: true, value: 'first' });
 		expect(sent).toBe(1);
+	});
+});
+
+describe('RunMemory.itemSignal', () => {
+	it('passes the execution’s stop on to every item through one listener', () => {
+		const memory = new RunMemory<unknown>();
+		const execution = new AbortController();
+		const items = Array.from({ length: 500 }, () => memory.itemSignal(execution.signal));
+		items[0].release();
+
+		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(1);
+		execution.abort();
+		expect(items.filter(({ signal }) => signal.aborted)).toHaveLength(499);
+		expect(memory.itemSignal(execution.signal).signal.aborted).toBe(true);
 	});
 });

@@ -101,11 +101,9 @@ export class Pace {
 	private acceptedFrom = 0;
 
 	/** Requests waiting for a place, in the order they came; those before `waitingFrom` have one. */
-	private waiting: Array<{ enter: () => void; stop: (error: Error) => void }> = [];
+	private waiting: Array<{ gone: boolean; enter: () => void }> = [];
 
 	private waitingFrom = 0;
-
-	private watched?: AbortSignal;
 
 	constructor(private readonly limits: PaceLimits = {}) {
 		this.window = limits.maxAtOnce ?? LARGEST_WINDOW;
@@ -211,30 +209,33 @@ export class Pace {
 			return;
 		}
 		if (cancel?.aborted) return await Promise.reject(new Cancelled(WAITING_FOR_TURN));
-		this.watch(cancel);
-		await new Promise<void>((enter, stop) => this.waiting.push({ enter, stop }));
-	}
-
-	/** One listener for the run, not one per waiting item: a run may have thousands. */
-	private watch(cancel?: AbortSignal): void {
-		if (!cancel || this.watched === cancel) return;
-		this.watched = cancel;
-		const stopAll = () => {
-			const stopped = this.waiting.slice(this.waitingFrom);
-			this.waiting = [];
-			this.waitingFrom = 0;
-			for (const { stop } of stopped) stop(new Cancelled(WAITING_FOR_TURN));
-		};
-		cancel.addEventListener('abort', stopAll, { once: true });
+		await new Promise<void>((resolve, reject) => {
+			const waiter = { gone: false, enter: () => {} };
+			// A stopped item keeps its place in the queue, marked gone, and is passed over.
+			const onAbort = () => {
+				waiter.gone = true;
+				reject(new Cancelled(WAITING_FOR_TURN));
+			};
+			waiter.enter = () => {
+				cancel?.removeEventListener('abort', onAbort);
+				resolve();
+			};
+			cancel?.addEventListener('abort', onAbort, { once: true });
+			this.waiting.push(waiter);
+		});
 	}
 
 	private leave(): void {
 		this.inFlight -= 1;
 		while (this.waitingFrom < this.waiting.length && this.inFlight < this.atOnce) {
 			this.inFlight += 1;
-			const { enter } = this.waiting[this.waitingFrom];
+			const waiter = this.waiting[this.waitingFrom];
 			this.waitingFrom += 1;
-			enter();
+			if (waiter.gone) {
+				this.inFlight -= 1;
+				continue;
+			}
+			waiter.enter();
 		}
 		if (this.waitingFrom > 1024 && 2 * this.waitingFrom > this.waiting.length) {
 			this.waiting = this.waiting.slice(this.waitingFrom);

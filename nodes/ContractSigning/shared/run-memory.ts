@@ -78,6 +78,31 @@ export class RunMemory<Attempt> {
 		}
 		return this.ended?.signal;
 	}
+
+	private readonly stopping = new Set<AbortController>();
+
+	private watched?: AbortSignal;
+
+	/**
+	 * A signal of one item's own that aborts when `stopped` does, and a function that lets it go.
+	 * The run listens to `stopped` once and passes it on: thousands of items each listening to the
+	 * execution's signal would make Node.js warn of a leak.
+	 */
+	itemSignal(stopped: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+		const item = new AbortController();
+		if (stopped?.aborted) item.abort();
+		if (!stopped || stopped.aborted) return { signal: item.signal, release: () => {} };
+		if (this.watched !== stopped) {
+			this.watched = stopped;
+			const stopAll = () => {
+				for (const controller of this.stopping) controller.abort();
+				this.stopping.clear();
+			};
+			stopped.addEventListener('abort', stopAll, { once: true });
+		}
+		this.stopping.add(item);
+		return { signal: item.signal, release: () => this.stopping.delete(item) };
+	}
 }
 
 const runs = new WeakMap<object, RunMemory<unknown>>();

@@ -204,9 +204,9 @@ function keptReply(body: unknown, message: string): JsonObject {
  * Options → Timeout has passed in all. n8n's own timeout only fires when the connection is idle,
  * so a reply that trickles in would otherwise keep the run going for as long as it trickles.
  */
-function requestSignals(timeoutMs: number, cancel: AbortSignal | undefined) {
+function requestSignals(timeoutMs: number, cancel: AbortSignal) {
 	const timedOut = AbortSignal.timeout(timeoutMs);
-	return { timedOut, signal: cancel ? AbortSignal.any([timedOut, cancel]) : timedOut };
+	return { timedOut, signal: AbortSignal.any([timedOut, cancel]) };
 }
 
 /** One request: the service's record, or what went wrong with the service's text masked. */
@@ -216,7 +216,7 @@ async function sendOnce(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
 	{ credential, mask }: Access,
-	cancel: AbortSignal | undefined,
+	cancel: AbortSignal,
 ): Promise<Result> {
 	const timeoutMs = Number(requestData.options.timeout) || DEFAULT_TIMEOUT_MS;
 	const { timedOut, signal } = requestSignals(timeoutMs, cancel);
@@ -241,7 +241,7 @@ async function sendOnce(
 			{ credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credential } },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (cancel?.aborted) {
+		if (cancel.aborted) {
 			throw new NodeOperationError(
 				context.getNode(),
 				new Cancelled('while the service was answering').message,
@@ -308,9 +308,26 @@ async function sendUntilServed(
 	access: Access,
 ): Promise<Result> {
 	const memory = memoryOf<Attempt>(context.getExecuteData());
-	const cancel =
+	const { signal: cancel, release } = memory.itemSignal(
 		context.getExecutionCancelSignal?.() ??
-		memory.endOfExecution(context.onExecutionFinish?.bind(context));
+			memory.endOfExecution(context.onExecutionFinish?.bind(context)),
+	);
+	try {
+		return await sendInTurn(context, operation, requestData, envelope, access, cancel);
+	} finally {
+		release();
+	}
+}
+
+async function sendInTurn(
+	context: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	envelope: IDataObject,
+	access: Access,
+	cancel: AbortSignal,
+): Promise<Result> {
+	const memory = memoryOf<Attempt>(context.getExecuteData());
 	const pace = memory.paceOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
 	let limits: WaitLimits | undefined;
 	let retries = 0;
