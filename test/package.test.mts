@@ -3,7 +3,7 @@
  * and passes n8n's community package scanner, run offline on the tarball and on the sources.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -99,4 +99,18 @@ describe('the packed package', () => {
 		expect(result.details ?? result.message ?? '').toBe('');
 		expect(result.passed).toBe(true);
 	}, 60_000);
+});
+
+describe('the lockfile', () => {
+	it('records every platform’s optional packages, so that npm ci installs on Linux, macOS and Windows', async () => {
+		const folder = mkdtempSync(join(tmpdir(), 'contract-signing-lock-'));
+		for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
+			copyFileSync(join(PACKAGE_ROOT, file), join(folder, file));
+		}
+		// npm ci refuses a lockfile that misses a package the manifest needs on any platform.
+		const { stdout } = await run('npm', ['ci', '--dry-run', '--no-audit', '--no-fund'], {
+			cwd: folder,
+		});
+		expect(stdout).toMatch(/added \d+ packages/);
+	}, 120_000);
 });
