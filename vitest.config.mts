@@ -21,6 +21,8 @@ export default defineConfig({
 			N8N_LOG_LEVEL: 'silent',
 		},
 		testTimeout: 20_000,
+		// Loaded through Vite: the workflow parser imports JSON without the attribute Node.js 20 wants.
+		server: { deps: { inline: ['@actions/workflow-parser'] } },
 		reporters: ['default', new SummaryLineReporter('in-process')],
 	},
 });
