@@ -115,7 +115,8 @@ interface Access {
 	mask: SecretMask;
 }
 
-function refused(failure: Failure): Result {
+/** A failure that may be sent again in this run (the send loop marks the final ones). */
+function failedWith(failure: Failure): Result {
 	return { ok: false, final: false, failure };
 }
 
@@ -251,14 +252,17 @@ async function sendOnce(
 		// n8n's idle timeout and the node's total one are the same limit: one way to say it.
 		if (timedOut.aborted || (code === 'ECONNABORTED' && /timeout/i.test(detail))) {
 			const detail = `timeout of ${timeoutMs}ms exceeded`;
-			return refused({ ...describeTransportFailure('ETIMEDOUT', detail, ''), code: 'ETIMEDOUT' });
+			return failedWith({
+				...describeTransportFailure('ETIMEDOUT', detail, ''),
+				code: 'ETIMEDOUT',
+			});
 		}
 		const transport = describeTransportFailure(
 			code ?? '',
 			mask.text(detail),
 			mask.text((error as { message?: string }).message ?? String(error)),
 		);
-		return refused({ ...transport, code });
+		return failedWith({ ...transport, code });
 	}
 	const body = mask.value(response.body);
 	const check = checkReply(
@@ -268,7 +272,7 @@ async function sendOnce(
 		mask.value(response.headers) as ReplyHeaders,
 	);
 	if (check.ok) return { ok: true, value: check.body };
-	return refused({
+	return failedWith({
 		message: check.message,
 		description: check.description,
 		outcome: check.outcome,
@@ -438,9 +442,9 @@ async function attemptItem(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<Attempt> {
 	const item = readItem(context, operation);
-	if ('message' in item) return { result: refused(item) };
+	if ('message' in item) return { result: failedWith(item) };
 	const access = await accessOf(context);
-	if ('message' in access) return { result: refused(access) };
+	if ('message' in access) return { result: failedWith(access) };
 	const result = await sendUntilServed(context, operation, requestData, item.envelope, access);
 	return { ...item, result };
 }
