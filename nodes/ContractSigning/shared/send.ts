@@ -53,7 +53,7 @@ import {
 	type Resource,
 } from './reply';
 import { paceLimits, type PaceOutcome } from './pace';
-import { memoryOf } from './run-memory';
+import { memoryOf, type RunMemory } from './run-memory';
 import { SecretMask } from './secret';
 import { serviceKey, serviceRoot } from './service-access';
 import { Cancelled, pause, pauseBefore, waitLimits, type WaitLimits } from './waits';
@@ -229,9 +229,9 @@ async function sendOnce(
 			...requestData.options,
 			body: envelope,
 			returnFullResponse: true,
-			abortSignal: signal,
 		} as IHttpRequestOptions;
-		// n8n's helper takes the request's signal from its `this` (none for declarative nodes).
+		// n8n's helper sets the request's signal from its `this` (1.x and 2.x alike), over any in
+		// the options; for declarative nodes that gives none.
 		const withSignal = Object.create(context, {
 			getExecutionCancelSignal: { value: () => signal },
 		});
@@ -317,7 +317,7 @@ async function sendUntilServed(
 			memory.endOfExecution(context.onExecutionFinish?.bind(context)),
 	);
 	try {
-		return await sendInTurn(context, operation, requestData, envelope, access, cancel);
+		return await sendInTurn(context, operation, requestData, envelope, access, memory, cancel);
 	} finally {
 		release();
 	}
@@ -329,9 +329,9 @@ async function sendInTurn(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	envelope: IDataObject,
 	access: Access,
+	memory: RunMemory<Attempt>,
 	cancel: AbortSignal,
 ): Promise<Result> {
-	const memory = memoryOf<Attempt>(context.getExecuteData());
 	const pace = memory.paceOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
 	let limits: WaitLimits | undefined;
 	let retries = 0;
