@@ -29,6 +29,8 @@ import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
 const once = process.argv.includes('--once');
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
 const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
+/** Imported to look at; not run, as its last step writes to a CRM the demo does not have. */
+const ONCE_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-once.json');
 const SAMPLE_CONTACT = {
 	name: 'Ada Lovelace',
 	email: 'ada@example.com',
@@ -69,6 +71,7 @@ async function main() {
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 		await importWorkflow(home, WEBHOOK_EXAMPLE);
 		await importWorkflow(home, MANUAL_EXAMPLE);
+		await importWorkflow(home, ONCE_EXAMPLE);
 		const webhookWorkflow = JSON.parse(readFileSync(WEBHOOK_EXAMPLE, 'utf8')) as { id: string };
 		await publishWorkflow(home, webhookWorkflow.id);
 
@@ -105,7 +108,8 @@ async function main() {
 	process.stdout.write(
 		[
 			`n8n editor: ${n8n.url}  (log in as ${OWNER.email} / ${OWNER.password})`,
-			'Open the workflows "CRM contact → client → contract" and "Client → contract → read the user back".',
+			'Open the workflows "CRM contact → client → contract", "CRM contact → client → contract, once per',
+			'contact" and "Client → contract → read the user back".',
 			'Press Ctrl-C to stop.',
 			'',
 		].join('\n'),

@@ -1,0 +1,426 @@
+/**
+ * The same CRM contact delivered twice, in a real n8n (`n8n start`, both webhook examples
+ * published, a stand-in CRM receiving the keys written back):
+ *
+ * - examples/crm-contact-to-contract.json answers the CRM with the keys after both creates; its
+ *   protection against a repeated create holds within one run only, so a second delivery makes a
+ *   second client and contract (what the README says of it).
+ * - examples/crm-contact-once.json answers at once, lets each CRM id through once across runs
+ *   (n8n's Remove Duplicates) and writes the keys back to the CRM: one client and one contract
+ *   whether the second delivery comes after the first run or during it. A first run that failed
+ *   is finished with n8n's own Retry of that execution, which starts at the failed node and so is
+ *   not skipped as a repeat.
+ *
+ * Prints one line of counts per case. On the pinned n8n only (the executions REST API).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import {
+	EXAMPLES_DIR,
+	importWorkflows,
+	n8nHomeFor,
+	ownerSession,
+	postToWebhook,
+	publishWorkflow,
+	removeN8nHome,
+	startN8n,
+	type N8nHome,
+	type RunningN8n,
+} from './n8n-instance.mts';
+
+const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
+const GIVE_UP_MS = 30_000;
+/** How long the service holds the first Create Client in the "during the first run" cases. */
+const SLOW_CREATE_MS = 2000;
+const SMALL_HISTORY_ID = 'csCrmContactOnceSmallHistory';
+const HISTORY_SIZE = 3;
+
+interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: Array<{
+		id: string;
+		name: string;
+		webhookId?: string;
+		parameters: Record<string, unknown>;
+	}>;
+}
+
+const readExample = (file: string) =>
+	JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
+const ONCE = readExample('crm-contact-once.json');
+
+type Rest = Awaited<ReturnType<typeof ownerSession>>;
+
+interface CrmCall {
+	path: string;
+	body: Record<string, unknown>;
+}
+
+/** The CRM's side: records each write-back; answers 500 to the next `failing` ones. */
+interface Crm {
+	url: string;
+	calls: CrmCall[];
+	failing: number;
+	close(): Promise<void>;
+}
+
+async function startCrm(): Promise<Crm> {
+	const crm: Omit<Crm, 'url' | 'close'> = { calls: [], failing: 0 };
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			if (crm.failing > 0) {
+				crm.failing--;
+				res.writeHead(500, { 'content-type': 'application/json' });
+				res.end('{"error":"CRM unavailable"}');
+				return;
+			}
+			crm.calls.push({
+				path: req.url ?? '',
+				body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+			});
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return Object.assign(crm, {
+		url: `http://127.0.0.1:${port}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	});
+}
+
+let service: StandIn;
+let crm: Crm;
+let home: N8nHome | undefined;
+let n8n: RunningN8n | undefined;
+let rest: Rest;
+const figures: string[] = [];
+
+/** The once example with its write-back aimed at the stand-in CRM instead of crm.example.com. */
+function onceExampleFor(crmUrl: string) {
+	const copy = structuredClone(ONCE);
+	const sendKeys = copy.nodes.find((node) => node.name === 'Send Keys to CRM')!;
+	sendKeys.parameters.url = String(sendKeys.parameters.url).replace(
+		'https://crm.example.com',
+		crmUrl,
+	);
+	return copy;
+}
+
+/** The once example remembering only HISTORY_SIZE CRM ids, on its own webhook path. */
+function smallHistoryExampleFor(crmUrl: string) {
+	const copy = onceExampleFor(crmUrl);
+	copy.id = SMALL_HISTORY_ID;
+	copy.name += ' (small history)';
+	for (const node of copy.nodes) {
+		node.id = node.id.replace('c1d2e3f4', 'c1d2e3f5');
+		if (node.webhookId) node.webhookId = '0b7e6c1a-3f52-4d1e-9a61-5c8e2f4d7a21';
+		if (node.name === 'CRM Contact') node.parameters.path = 'crm-contact-small-history';
+		if (node.name === 'Skip Repeated Deliveries')
+			node.parameters.options = { historySize: HISTORY_SIZE };
+	}
+	return copy;
+}
+
+function webhookPath(example: ExampleWorkflow): string {
+	const webhook = example.nodes.find((node) => node.name === 'CRM Contact')!;
+	return String(webhook.parameters.path);
+}
+
+async function restJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+	const response = await rest(path, init);
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+	return (JSON.parse(text) as { data: T }).data;
+}
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+/** The workflow's runs, newest first. */
+async function executionsOf(workflowId: string): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await restJson<{ results: ExecutionSummary[] }>(
+		`/rest/executions?filter=${filter}&limit=100`,
+	);
+	return page.results;
+}
+
+const hasEnded = (status: string) => !['new', 'running', 'waiting', 'unknown'].includes(status);
+
+/** Waits until the workflow has `count` runs in all and none is still going; returns them. */
+async function runsEnded(workflowId: string, count: number): Promise<ExecutionSummary[]> {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	for (;;) {
+		const runs = await executionsOf(workflowId);
+		if (runs.length >= count && runs.every((run) => hasEnded(run.status))) return runs;
+		if (Date.now() > giveUpAt) {
+			throw new Error(`expected ${count} ended runs, n8n has: ${JSON.stringify(runs)}`);
+		}
+		await sleep(100);
+	}
+}
+
+/**
+ * The Executions list's Retry ("with original workflow"): n8n resumes the failed run at the node
+ * that failed, with the data the earlier nodes gave; answers once the retry has ended.
+ */
+async function retryAsTheEditorDoes(executionId: string): Promise<void> {
+	await restJson(`/rest/executions/${executionId}/retry`, {
+		method: 'POST',
+		body: JSON.stringify({ loadWorkflow: false }),
+	});
+}
+
+/** Resolves once the service has received a Create Client for this contact. */
+async function createClientArrived(crmId: string): Promise<void> {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while (!service.requests.some((request) => isCreateClientFor(request.body, crmId))) {
+		if (Date.now() > giveUpAt) throw new Error(`no Create Client for ${crmId} reached the service`);
+		await sleep(20);
+	}
+}
+
+function isCreateClientFor(body: unknown, crmId: string): boolean {
+	const data = (body as { data?: { action?: string; client?: { customKey?: unknown } } })?.data;
+	return data?.action === 'create' && String(data.client?.customKey) === crmId;
+}
+
+function contactFor(crmId: string) {
+	return {
+		name: `Contact ${crmId}`,
+		email: `${crmId}@example.com`,
+		company: `Company ${crmId}`,
+		crmId,
+	};
+}
+
+/** What one contact left at the service and the CRM. */
+function countsFor(crmId: string) {
+	const clients = service.clients().filter((client) => client.customKey === crmId);
+	const clientKeys = new Set(clients.map((client) => client.clientKey));
+	const contracts = service.contracts().filter((contract) => clientKeys.has(contract.clientKey));
+	const requests = service.requests.filter((request) => {
+		const data = (request.body as { data?: { clientKey?: string } })?.data;
+		return isCreateClientFor(request.body, crmId) || clientKeys.has(data?.clientKey ?? '');
+	}).length;
+	const writeBacks = crm.calls.filter((call) => String(call.body.crmId) === crmId);
+	return { requests, clients, contracts, writeBacks };
+}
+
+function report(setup: string, crmId: string) {
+	const { requests, clients, contracts, writeBacks } = countsFor(crmId);
+	figures.push(
+		`  ${setup}: requests ${requests} · clients ${clients.length} · contracts ${contracts.length} · keys written back ${writeBacks.length}`,
+	);
+}
+
+beforeAll(async () => {
+	if (process.env.CONTRACT_SIGNING_N8N) {
+		throw new Error(
+			'repeated-delivery.e2e.mts reads runs through the REST API of the pinned n8n only; run it without CONTRACT_SIGNING_N8N',
+		);
+	}
+	service = await startStandIn({ apiKey: API_KEY });
+	crm = await startCrm();
+	home = await n8nHomeFor(service);
+	const smallHistory = smallHistoryExampleFor(crm.url);
+	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url), smallHistory]);
+	for (const { id } of [ANSWER_AFTER, ONCE, smallHistory]) await publishWorkflow(home, id);
+	n8n = await startN8n(home);
+	rest = await ownerSession(n8n.url);
+	process.stdout.write(`repeated delivery on n8n ${home.runtime.version}\n`);
+});
+
+afterAll(async () => {
+	await n8n?.stop();
+	await service?.close();
+	await crm?.close();
+	removeN8nHome(home);
+	if (figures.length) process.stdout.write(`the same CRM contact twice:\n${figures.join('\n')}\n`);
+});
+
+const post = async (example: ExampleWorkflow, contact: unknown) =>
+	await postToWebhook(`${n8n!.url}/webhook/${webhookPath(example)}`, contact);
+
+describe('the example that answers with the keys (crm-contact-to-contract)', () => {
+	it('creates a second client and contract when the contact comes again after the first answer', async () => {
+		const crmId = 'after-1';
+		for (let delivery = 0; delivery < 2; delivery++) {
+			const response = await post(ANSWER_AFTER, contactFor(crmId));
+			expect(response.status).toBe(200);
+		}
+		report('answers with the keys, one after the other', crmId);
+		const { clients, contracts } = countsFor(crmId);
+		expect([clients.length, contracts.length]).toEqual([2, 2]);
+	});
+
+	it('creates a second client and contract when the contact comes again during the first run', async () => {
+		const crmId = 'after-2';
+		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		const first = post(ANSWER_AFTER, contactFor(crmId));
+		await createClientArrived(crmId);
+		const second = await post(ANSWER_AFTER, contactFor(crmId));
+		expect([(await first).status, second.status]).toEqual([200, 200]);
+		report('answers with the keys, during the first run', crmId);
+		const { clients, contracts } = countsFor(crmId);
+		expect([clients.length, contracts.length]).toEqual([2, 2]);
+	});
+});
+
+describe('the example that creates once per contact (crm-contact-once)', () => {
+	let runsSoFar = 0;
+	const runsAfter = async (more: number) => {
+		runsSoFar += more;
+		return await runsEnded(ONCE.id, runsSoFar);
+	};
+
+	function expectOnce(crmId: string) {
+		const { clients, contracts, writeBacks } = countsFor(crmId);
+		expect([clients.length, contracts.length]).toEqual([1, 1]);
+		expect(writeBacks.map((call) => call.body)).toEqual([
+			{
+				crmId,
+				clientKey: clients[0].clientKey,
+				userKey: clients[0].users[0].userKey,
+				contractKey: contracts[0].contractKey,
+			},
+		]);
+		expect(writeBacks[0].path).toBe(`/api/contacts/${crmId}/contract-signing`);
+	}
+
+	it('answers the CRM at once, before the service has answered', async () => {
+		const crmId = 'once-0';
+		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		const startedAt = Date.now();
+		const response = await post(ONCE, contactFor(crmId));
+		const answeredAfterMs = Date.now() - startedAt;
+		expect(response.status).toBe(200);
+		expect(answeredAfterMs).toBeLessThan(SLOW_CREATE_MS);
+		figures.push(
+			`  once per contact, the CRM answered after ${answeredAfterMs} ms (the service held Create Client ${SLOW_CREATE_MS} ms)`,
+		);
+		await runsAfter(1);
+		expectOnce(crmId);
+	});
+
+	it('creates one client and contract when the contact comes again after the first run', async () => {
+		const crmId = 'once-1';
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await runsAfter(1);
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		const runs = await runsAfter(1);
+		expect(runs.every((run) => run.status === 'success')).toBe(true);
+		report('once per contact, one after the other', crmId);
+		expectOnce(crmId);
+	});
+
+	it('creates one client and contract when the contact comes again during the first run', async () => {
+		const crmId = 'once-2';
+		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await createClientArrived(crmId);
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await runsAfter(2);
+		report('once per contact, during the first run', crmId);
+		expectOnce(crmId);
+	});
+
+	it('finishes a failed first run with n8n\u2019s Retry, the repeated delivery skipped meanwhile', async () => {
+		const crmId = 'once-3';
+		service.injectFault(
+			{
+				kind: 'status',
+				status: 500,
+				body: { code: '500', message: 'Signature backend unavailable' },
+			},
+			{ path: '/v1/client' },
+		);
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		const [failed] = await runsAfter(1);
+		expect(failed.status).toBe('error');
+		expect(countsFor(crmId).clients).toHaveLength(0);
+
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		const [skipped] = await runsAfter(1);
+		expect(skipped.status).toBe('success');
+		expect(countsFor(crmId).requests).toBe(1);
+
+		await retryAsTheEditorDoes(failed.id);
+		await runsAfter(1);
+		report('once per contact, first run failed, then Retry', crmId);
+		expectOnce(crmId);
+	});
+
+	it('a failed write-back is retried alone: no second client or contract', async () => {
+		const crmId = 'once-4';
+		crm.failing = 3;
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		const [failed] = await runsAfter(1);
+		expect(failed.status).toBe('error');
+		expect(countsFor(crmId).writeBacks).toHaveLength(0);
+
+		await retryAsTheEditorDoes(failed.id);
+		await runsAfter(1);
+		report('once per contact, write-back failed, then Retry', crmId);
+		expectOnce(crmId);
+	});
+
+	it.each([
+		[2, 5],
+		[10, 3],
+	])(
+		'measures %i deliveries of one contact at the same instant, %i times',
+		async (deliveries, rounds) => {
+			const clientsPerRound: number[] = [];
+			for (let round = 1; round <= rounds; round++) {
+				const crmId = `once-at-once-${deliveries}-${round}`;
+				const answers = await Promise.all(
+					Array.from({ length: deliveries }, async () => await post(ONCE, contactFor(crmId))),
+				);
+				expect(answers.map((answer) => answer.status)).toEqual(Array(deliveries).fill(200));
+				const runs = await runsAfter(deliveries);
+				expect(runs.slice(0, deliveries).map((run) => run.status)).toEqual(
+					Array(deliveries).fill('success'),
+				);
+				const { clients, contracts } = countsFor(crmId);
+				expect(clients.length).toBeGreaterThanOrEqual(1);
+				expect(clients.length).toBeLessThanOrEqual(deliveries);
+				expect(contracts.length).toBe(clients.length);
+				clientsPerRound.push(clients.length);
+			}
+			figures.push(
+				`  once per contact, ${deliveries} at the same instant, ${rounds} times: clients per contact ${clientsPerRound.join(', ')}`,
+			);
+		},
+	);
+});
+
+describe('Skip Repeated Deliveries when its history is full', () => {
+	it(`stops every run after History Size (${HISTORY_SIZE}) contacts, with n8n's message`, async () => {
+		const outcomes: string[] = [];
+		for (let contact = 1; contact <= HISTORY_SIZE + 1; contact++) {
+			const crmId = `small-history-${contact}`;
+			await postToWebhook(`${n8n!.url}/webhook/crm-contact-small-history`, contactFor(crmId));
+			const [latest] = await runsEnded(SMALL_HISTORY_ID, contact);
+			outcomes.push(`${latest.status}, ${countsFor(crmId).clients.length} client`);
+		}
+		expect(outcomes).toEqual([...Array(HISTORY_SIZE).fill('success, 1 client'), 'error, 0 client']);
+		const [full] = await executionsOf(SMALL_HISTORY_ID);
+		const detail = await (await rest(`/rest/executions/${full.id}`)).text();
+		expect(detail).toContain('exceeds the maximum history size');
+	});
+});
