@@ -379,6 +379,29 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		expectOnce(crmId);
 	});
 
+	it('counts a test run from the editor as seen: the contact is skipped at the production URL', async () => {
+		const crmId = 'once-test-run';
+		// The editor's Execute workflow: n8n listens for one call on the webhook's test URL.
+		await restJson(`/rest/workflows/${ONCE.id}/run`, {
+			method: 'POST',
+			body: JSON.stringify({
+				workflowId: ONCE.id,
+				startNodes: [],
+				triggerToStartFrom: { name: 'CRM Contact' },
+			}),
+		});
+		const testCall = await postToWebhook(
+			`${n8n!.url}/webhook-test/${webhookPath(ONCE)}`,
+			contactFor(crmId),
+		);
+		expect(testCall.status).toBe(200);
+		await runsAfter(1);
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await runsAfter(1);
+		report('once per contact, a test run, then the production URL', crmId);
+		expectOnce(crmId);
+	});
+
 	it.each([
 		[2, 5],
 		[10, 3],
