@@ -159,9 +159,15 @@ export async function importWorkflows(home: N8nHome, workflows: WorkflowToImport
 	}
 }
 
-/** Webhook-triggered workflows answer on the production URL only once published. */
+/**
+ * Webhook-triggered workflows answer on the production URL only once published (n8n 1.x: once
+ * active; it has no publish command).
+ */
 export async function publishWorkflow(home: N8nHome, id: string): Promise<void> {
-	await cli(home, ['publish:workflow', `--id=${id}`]);
+	const args = home.runtime.version.startsWith('1.')
+		? ['update:workflow', `--id=${id}`, '--active=true']
+		: ['publish:workflow', `--id=${id}`];
+	await cli(home, args);
 }
 
 /**
@@ -362,13 +368,26 @@ export const OWNER = {
 	password: 'Contract-Signing-1',
 };
 
+/**
+ * n8n 1.x reports ready a few seconds before its REST routes are mounted and answers 404 until
+ * then; a 404 set nothing up, so asking again is safe.
+ */
+async function ownerSetup(url: string): Promise<Response> {
+	const giveUpAt = Date.now() + 60_000;
+	for (;;) {
+		const setup = await fetch(`${url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
+		if (setup.status !== 404 || Date.now() > giveUpAt) return setup;
+		await sleep(250);
+	}
+}
+
 /** Sets up the instance owner and returns a fetch that carries the owner's session cookie. */
 export async function ownerSession(url: string) {
-	const setup = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
+	const setup = await ownerSetup(url);
 	if (!setup.ok) throw new Error(`owner setup failed: ${setup.status} ${await setup.text()}`);
 	const cookie = setup.headers
 		.getSetCookie()
