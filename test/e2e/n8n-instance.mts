@@ -400,6 +400,51 @@ export async function ownerSession(url: string) {
 		});
 }
 
+export type RestSession = Awaited<ReturnType<typeof ownerSession>>;
+
+/** The `data` of a REST API answer; any other status than 2xx is an error with n8n's text. */
+export async function restJson<T>(
+	rest: RestSession,
+	path: string,
+	init: RequestInit = {},
+): Promise<T> {
+	const response = await rest(path, init);
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+	return (JSON.parse(text) as { data: T }).data;
+}
+
+/** Whether an execution with this status has ended, however it ended. */
+export function runHasEnded(status: string): boolean {
+	return !['new', 'running', 'waiting', 'unknown'].includes(status);
+}
+
+/**
+ * Reads n8n's stored run data, which is serialised with `flatted`: a JSON array whose first
+ * element is the root and in which every string inside an object or array is the index of
+ * the element holding the real value.
+ */
+export function unflatten(serialised: string): unknown {
+	const table = JSON.parse(serialised) as unknown[];
+	const revived = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (revived.has(index)) return revived.get(index);
+		const value = table[index];
+		if (typeof value !== 'object' || value === null) {
+			revived.set(index, value);
+			return value;
+		}
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+		revived.set(index, copy);
+		for (const [key, field] of Object.entries(value)) {
+			(copy as Record<string, unknown>)[key] =
+				typeof field === 'string' ? revive(Number(field)) : field;
+		}
+		return copy;
+	};
+	return revive(0);
+}
+
 /** Files under the user folder (n8n's database, logs, settings) whose bytes contain the text. */
 export function filesContaining(home: N8nHome, text: string): string[] {
 	const needle = Buffer.from(text);

@@ -14,12 +14,11 @@
  * Prints one line of counts per case. Part of the n8n version matrix.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	EXAMPLES_DIR,
@@ -29,8 +28,11 @@ import {
 	postToWebhook,
 	publishWorkflow,
 	removeN8nHome,
+	restJson,
+	runHasEnded,
 	startN8n,
 	type N8nHome,
+	type RestSession,
 	type RunningN8n,
 } from './n8n-instance.mts';
 
@@ -57,54 +59,12 @@ const readExample = (file: string) =>
 const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
 const ONCE = readExample('crm-contact-once.json');
 
-type Rest = Awaited<ReturnType<typeof ownerSession>>;
-
-interface CrmCall {
-	path: string;
-	body: Record<string, unknown>;
-}
-
-/** The CRM's side: records each write-back; answers 500 to the next `failing` ones. */
-interface Crm {
-	url: string;
-	calls: CrmCall[];
-	failing: number;
-	close(): Promise<void>;
-}
-
-async function startCrm(): Promise<Crm> {
-	const crm: Omit<Crm, 'url' | 'close'> = { calls: [], failing: 0 };
-	const server: Server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			if (crm.failing > 0) {
-				crm.failing--;
-				res.writeHead(500, { 'content-type': 'application/json' });
-				res.end('{"error":"CRM unavailable"}');
-				return;
-			}
-			crm.calls.push({
-				path: req.url ?? '',
-				body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
-			});
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return Object.assign(crm, {
-		url: `http://127.0.0.1:${port}`,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	});
-}
-
 let service: StandIn;
-let crm: Crm;
+/** The CRM's side: records each write-back of the keys. */
+let crm: Recorder;
 let home: N8nHome | undefined;
 let n8n: RunningN8n | undefined;
-let rest: Rest;
+let rest: RestSession;
 const figures: string[] = [];
 
 /** The once example with its write-back aimed at the stand-in CRM instead of crm.example.com. */
@@ -138,13 +98,6 @@ function webhookPath(example: ExampleWorkflow): string {
 	return String(webhook.parameters.path);
 }
 
-async function restJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-	const response = await rest(path, init);
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
-	return (JSON.parse(text) as { data: T }).data;
-}
-
 interface ExecutionSummary {
 	id: string;
 	status: string;
@@ -154,19 +107,18 @@ interface ExecutionSummary {
 async function executionsOf(workflowId: string): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const page = await restJson<{ results: ExecutionSummary[] }>(
+		rest,
 		`/rest/executions?filter=${filter}&limit=100`,
 	);
 	return page.results;
 }
-
-const hasEnded = (status: string) => !['new', 'running', 'waiting', 'unknown'].includes(status);
 
 /** Waits until the workflow has `count` runs in all and none is still going; returns them. */
 async function runsEnded(workflowId: string, count: number): Promise<ExecutionSummary[]> {
 	const giveUpAt = Date.now() + GIVE_UP_MS;
 	for (;;) {
 		const runs = await executionsOf(workflowId);
-		if (runs.length >= count && runs.every((run) => hasEnded(run.status))) return runs;
+		if (runs.length >= count && runs.every((run) => runHasEnded(run.status))) return runs;
 		if (Date.now() > giveUpAt) {
 			throw new Error(`expected ${count} ended runs, n8n has: ${JSON.stringify(runs)}`);
 		}
@@ -179,7 +131,7 @@ async function runsEnded(workflowId: string, count: number): Promise<ExecutionSu
  * that failed, with the data the earlier nodes gave; answers once the retry has ended.
  */
 async function retryAsTheEditorDoes(executionId: string): Promise<void> {
-	await restJson(`/rest/executions/${executionId}/retry`, {
+	await restJson(rest, `/rest/executions/${executionId}/retry`, {
 		method: 'POST',
 		body: JSON.stringify({ loadWorkflow: false }),
 	});
@@ -217,7 +169,9 @@ function countsFor(crmId: string) {
 		const data = (request.body as { data?: { clientKey?: string } })?.data;
 		return isCreateClientFor(request.body, crmId) || clientKeys.has(data?.clientKey ?? '');
 	}).length;
-	const writeBacks = crm.calls.filter((call) => String(call.body.crmId) === crmId);
+	const writeBacks = crm.requests.filter(
+		(call) => call.status === 200 && String((call.body as { crmId?: unknown })?.crmId) === crmId,
+	);
 	return { requests, clients, contracts, writeBacks };
 }
 
@@ -230,7 +184,7 @@ function report(setup: string, crmId: string) {
 
 beforeAll(async () => {
 	service = await startStandIn({ apiKey: API_KEY });
-	crm = await startCrm();
+	crm = await startRecorder();
 	home = await n8nHomeFor(service);
 	const smallHistory = smallHistoryExampleFor(crm.url);
 	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url), smallHistory]);
@@ -378,8 +332,11 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		const crmId = 'once-test-run';
 		// The editor's Execute workflow: n8n listens for one call on the webhook's test URL. The
 		// editor sends the workflow along (n8n 1.x requires it; 2.x reads it from its database).
-		const workflowData = await restJson<Record<string, unknown>>(`/rest/workflows/${ONCE.id}`);
-		await restJson(`/rest/workflows/${ONCE.id}/run`, {
+		const workflowData = await restJson<Record<string, unknown>>(
+			rest,
+			`/rest/workflows/${ONCE.id}`,
+		);
+		await restJson(rest, `/rest/workflows/${ONCE.id}/run`, {
 			method: 'POST',
 			body: JSON.stringify({
 				workflowData,

@@ -19,8 +19,12 @@ import {
 	NODE_TYPE,
 	ownerSession,
 	removeN8nHome,
+	restJson,
+	runHasEnded,
 	startN8n,
+	unflatten,
 	type N8nHome,
+	type RestSession,
 	type RunningN8n,
 } from './n8n-instance.mts';
 
@@ -30,12 +34,10 @@ const NODE = 'Create Client';
 const GIVE_UP_MS = 20_000;
 const TIMEOUT_MS = 2000;
 
-type Rest = Awaited<ReturnType<typeof ownerSession>>;
-
 let service: StandIn;
 let home: N8nHome | undefined;
 let n8n: RunningN8n | undefined;
-let rest: Rest;
+let rest: RestSession;
 
 /** Manual Trigger → Contract Signing: Client → Create, one item, Options → Timeout 2 s. */
 function trickleWorkflow(name: string) {
@@ -75,16 +77,9 @@ function trickleWorkflow(name: string) {
 	};
 }
 
-async function restJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-	const response = await rest(path, init);
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
-	return (JSON.parse(text) as { data: T }).data;
-}
-
 /** Creates the workflow as the editor saves a new one; returns its id. */
 async function createWorkflow(name: string): Promise<string> {
-	const created = await restJson<{ id: string }>('/rest/workflows', {
+	const created = await restJson<{ id: string }>(rest, '/rest/workflows', {
 		method: 'POST',
 		body: JSON.stringify(trickleWorkflow(name)),
 	});
@@ -93,10 +88,14 @@ async function createWorkflow(name: string): Promise<string> {
 
 /** The editor's "Execute workflow" from the Manual Trigger; returns the execution's id. */
 async function runWorkflow(workflowId: string): Promise<string> {
-	const started = await restJson<{ executionId?: string }>(`/rest/workflows/${workflowId}/run`, {
-		method: 'POST',
-		body: JSON.stringify({ workflowId, startNodes: [], triggerToStartFrom: { name: 'Start' } }),
-	});
+	const started = await restJson<{ executionId?: string }>(
+		rest,
+		`/rest/workflows/${workflowId}/run`,
+		{
+			method: 'POST',
+			body: JSON.stringify({ workflowId, startNodes: [], triggerToStartFrom: { name: 'Start' } }),
+		},
+	);
 	if (!started.executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
 	return started.executionId;
 }
@@ -109,10 +108,8 @@ interface Execution {
 }
 
 async function readExecution(executionId: string): Promise<Execution> {
-	return await restJson<Execution>(`/rest/executions/${executionId}`);
+	return await restJson<Execution>(rest, `/rest/executions/${executionId}`);
 }
-
-const hasEnded = (status: string) => !['new', 'running', 'unknown'].includes(status);
 
 /**
  * Polls until the run has ended and the service's connection is closed, or GIVE_UP_MS passed:
@@ -122,7 +119,7 @@ async function watchUntilEnded(executionId: string, request: RecordedRequest, si
 	let endedAfterMs: number | undefined;
 	for (;;) {
 		const execution = await readExecution(executionId);
-		if (endedAfterMs === undefined && hasEnded(execution.status)) {
+		if (endedAfterMs === undefined && runHasEnded(execution.status)) {
 			endedAfterMs = Date.now() - since;
 		}
 		const settled = endedAfterMs !== undefined && request.closedAt !== undefined;
@@ -144,27 +141,10 @@ async function firstRequest(): Promise<RecordedRequest> {
 	return service.requests[0];
 }
 
-/**
- * The run's error, read from n8n's `flatted` run data: every string and nested object there is
- * a reference to an entry of the top-level array, by index written as text.
- */
+/** The run's error, from n8n's stored run data. */
 function runError(execution: Execution): { message?: string; description?: string } | undefined {
 	if (!execution.data) return undefined;
-	const table = JSON.parse(execution.data) as unknown[];
-	const resolved = new Map<number, unknown>();
-	const revive = (index: number): unknown => {
-		if (resolved.has(index)) return resolved.get(index);
-		const entry = table[index];
-		if (typeof entry !== 'object' || entry === null) return entry;
-		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
-		resolved.set(index, copy);
-		for (const [key, value] of Object.entries(entry)) {
-			(copy as Record<string, unknown>)[key] =
-				typeof value === 'string' ? revive(Number(value)) : value;
-		}
-		return copy;
-	};
-	const run = revive(0) as
+	const run = unflatten(execution.data) as
 		| { resultData?: { error?: { message?: string; description?: string } } }
 		| undefined;
 	return run?.resultData?.error;
@@ -202,9 +182,13 @@ describe('a reply that never ends, in n8n start', () => {
 		await sleep(1000);
 
 		const stoppedAt = Date.now();
-		const stopped = await restJson<{ status: string }>(`/rest/executions/${executionId}/stop`, {
-			method: 'POST',
-		});
+		const stopped = await restJson<{ status: string }>(
+			rest,
+			`/rest/executions/${executionId}/stop`,
+			{
+				method: 'POST',
+			},
+		);
 		const { execution, endedAfterMs, closedAfterMs } = await watchUntilEnded(
 			executionId,
 			request,

@@ -156,29 +156,3 @@ export function isAlive(pid: number): boolean {
 		return false;
 	}
 }
-
-/**
- * Reads n8n's stored run data, which is serialised with `flatted`: a JSON array whose first
- * element is the root and in which every string inside an object or array is the index of
- * the element holding the real value.
- */
-export function unflatten(serialised: string): unknown {
-	const table = JSON.parse(serialised) as unknown[];
-	const revived = new Map<number, unknown>();
-	const revive = (index: number): unknown => {
-		if (revived.has(index)) return revived.get(index);
-		const value = table[index];
-		if (typeof value !== 'object' || value === null) {
-			revived.set(index, value);
-			return value;
-		}
-		const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
-		revived.set(index, copy);
-		for (const [key, field] of Object.entries(value)) {
-			(copy as Record<string, unknown>)[key] =
-				typeof field === 'string' ? revive(Number(field)) : field;
-		}
-		return copy;
-	};
-	return revive(0);
-}

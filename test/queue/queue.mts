@@ -28,8 +28,11 @@ import {
 	packPackage,
 	publishWorkflow,
 	removeN8nHome,
+	restJson,
 	startN8n,
+	unflatten,
 	type N8nHome,
+	type RestSession as Rest,
 	type RunningN8n,
 	postToWebhook,
 } from '../e2e/n8n-instance.mts';
@@ -46,7 +49,6 @@ import {
 	queueModeEnv,
 	readLogFile,
 	startWorker,
-	unflatten,
 	withEnv,
 	type Database,
 	type LogEntry,
@@ -200,8 +202,6 @@ function isOkAnswer(answer: Answer): boolean {
 	}
 }
 
-type Rest = Awaited<ReturnType<typeof ownerSession>>;
-
 interface ExecutionSummary {
 	id: string;
 	status: string;
@@ -216,12 +216,6 @@ interface ExecutionSummary {
 interface ExecutionPage {
 	results: ExecutionSummary[];
 	nextCursor: string | null;
-}
-
-async function restJson<T>(rest: Rest, path: string): Promise<T> {
-	const response = await rest(path);
-	if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-	return ((await response.json()) as { data: T }).data;
 }
 
 /**

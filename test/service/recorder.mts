@@ -1,36 +1,68 @@
 /**
- * A server that is not the service: it records every request it receives (method, path and
- * the X-Service-Key header) and answers each with an empty JSON object. A redirect's target
- * in the tests, where nothing carrying the key may arrive.
+ * A server that is not the service: it records every request it receives (method, path, the
+ * X-Service-Key header, the JSON body) and answers each with an empty JSON object, or with HTTP
+ * 500 while `failing` counts down. A redirect's target in the tests, where nothing carrying the
+ * key may arrive; the CRM that receives the keys written back in the repeated-delivery tests.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface RecordedCall {
+	method: string;
+	path: string;
+	serviceKey?: string;
+	/** The parsed JSON body; undefined when there was none or it was not JSON. */
+	body?: unknown;
+	/** The HTTP status the recorder answered with. */
+	status: number;
+}
+
 export interface Recorder {
 	url: string;
-	requests: Array<{ method: string; path: string; serviceKey?: string }>;
+	requests: RecordedCall[];
+	/** How many of the next requests get HTTP 500. */
+	failing: number;
 	close(): Promise<void>;
 }
 
+function parsedJson(text: string): unknown {
+	try {
+		return text ? JSON.parse(text) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export async function startRecorder(): Promise<Recorder> {
-	const requests: Recorder['requests'] = [];
+	const requests: RecordedCall[] = [];
 	const server = createServer((request, response) => {
-		const serviceKey = request.headers['x-service-key'];
-		requests.push({
-			method: request.method ?? '',
-			path: request.url ?? '',
-			...(typeof serviceKey === 'string' ? { serviceKey } : {}),
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const status = recorder.failing > 0 ? 500 : 200;
+			if (status === 500) recorder.failing--;
+			const serviceKey = request.headers['x-service-key'];
+			const body = parsedJson(Buffer.concat(chunks).toString('utf8'));
+			requests.push({
+				method: request.method ?? '',
+				path: request.url ?? '',
+				...(typeof serviceKey === 'string' ? { serviceKey } : {}),
+				...(body === undefined ? {} : { body }),
+				status,
+			});
+			response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
 		});
-		response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
+	const recorder: Recorder = {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		requests,
+		failing: 0,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();
 			}),
 	};
+	return recorder;
 }
