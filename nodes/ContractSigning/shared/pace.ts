@@ -26,7 +26,7 @@ export const requestRateField: INodeProperties = {
 	placeholder: 'Add Limit',
 	default: {},
 	description:
-		'The node finds the service’s pace by itself: it starts a few requests at once, sends more while the service keeps up, and slows down when the service says it is busy. Add a limit if you know your service’s numbers.',
+		'The node finds the service’s pace by itself: it sends every item’s request at once while the service keeps up, and slows down and spaces requests out once the service says it is busy. Add a limit if you know your service’s numbers.',
 	options: [
 		{
 			displayName: 'Max Requests per Second',
