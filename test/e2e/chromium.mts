@@ -9,7 +9,7 @@
  * itself and points the browser at its libraries (LD_LIBRARY_PATH) and fonts (FONTCONFIG_PATH).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -26,7 +26,7 @@ export interface Chromium {
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE_NAME = '@sparticuz/chromium';
 
-function packageDir(): string {
+export function packageDir(): string {
 	// Found by path: the package's exports map does not expose its package.json or bin/ folder.
 	const folder = join(REPO_ROOT, 'node_modules', ...PACKAGE_NAME.split('/'));
 	if (!existsSync(join(folder, 'bin', 'chromium.br'))) {
@@ -41,18 +41,35 @@ async function unbrotli(source: string, target: string): Promise<void> {
 	await pipeline(createReadStream(source), createBrotliDecompress(), createWriteStream(target));
 }
 
-async function untar(archive: string, folder: string): Promise<void> {
-	mkdirSync(folder, { recursive: true });
-	const tar = spawn('tar', ['-xf', '-', '-C', folder], { stdio: ['pipe', 'ignore', 'pipe'] });
-	let stderr = '';
-	tar.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number>((resolve, reject) => {
-		tar.once('error', reject);
-		tar.once('exit', (code) => resolve(code ?? 1));
+function runTar(args: string[], archive: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const tar = spawn('tar', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+		let stderr = '';
+		tar.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		tar.once('error', (error) =>
+			reject(new Error(`unpacking ${archive} needs tar: ${error.message}`)),
+		);
+		tar.once('close', (code) =>
+			code === 0 ? resolve() : reject(new Error(`unpacking ${archive} failed: ${stderr.trim()}`)),
+		);
 	});
-	await pipeline(createReadStream(archive), createBrotliDecompress(), tar.stdin);
-	const code = await exited;
-	if (code !== 0) throw new Error(`unpacking ${archive} failed: ${stderr.trim()}`);
+}
+
+/**
+ * Unpacks a brotli-compressed tar archive into `folder`. The archive is written out first and
+ * tar reads it from the file: GNU tar exits at the archive's end-of-archive marker, and when it
+ * is fed through a pipe that exit can close the pipe before Node.js has finished writing to it
+ * ("Premature close"), which happened on busy machines.
+ */
+export async function unpackTarBrotli(archive: string, folder: string): Promise<void> {
+	mkdirSync(folder, { recursive: true });
+	const tarFile = `${folder}.tar`;
+	try {
+		await unbrotli(archive, tarFile);
+		await runTar(['-xf', tarFile, '-C', folder], archive);
+	} finally {
+		rmSync(tarFile, { force: true });
+	}
 }
 
 function fontConfig(fontsDir: string, cacheDir: string): string {
@@ -91,8 +108,8 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 	await fillCacheFolder(folder, async (partial) => {
 		await unbrotli(join(bin, 'chromium.br'), join(partial, 'chromium'));
 		chmodSync(join(partial, 'chromium'), 0o755);
-		await untar(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
-		await untar(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
+		await unpackTarBrotli(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
+		await unpackTarBrotli(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
 		mkdirSync(join(partial, 'fontconfig'));
 		writeFileSync(
 			join(partial, 'fontconfig', 'fonts.conf'),
