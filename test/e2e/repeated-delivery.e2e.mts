@@ -5,32 +5,35 @@
  * - examples/crm-contact-to-contract.json answers the CRM with the keys after both creates; its
  *   protection against a repeated create holds within one run only, so a second delivery makes a
  *   second client and contract (what the README says of it).
- * - examples/crm-contact-once.json answers at once, lets each CRM id through once across runs
- *   (n8n's Remove Duplicates) and writes the keys back to the CRM: one client and one contract
- *   whether the second delivery comes after the first run or during it. A first run that failed
- *   is finished with n8n's own Retry of that execution, which starts at the failed node and so is
- *   not skipped as a repeat.
+ * - examples/crm-contact-once.json answers at once, records each delivery in an n8n data table
+ *   and goes on only when no earlier delivery of the CRM id is recorded, then writes the keys back
+ *   to the CRM: one client and one contract whether the second delivery comes after the first run
+ *   or during it, also when many contacts arrive at once. A first run that failed is finished with
+ *   n8n's own Retry of that execution, which starts at the failed node and so is not skipped as a
+ *   repeat.
  *
  * Prints one line of counts per case. Part of the n8n version matrix.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	EXAMPLES_DIR,
+	createDeliveriesTable,
 	importWorkflows,
 	n8nHomeFor,
+	onceExampleFor,
 	ownerSession,
 	postToWebhook,
 	publishWorkflow,
+	readExample,
 	removeN8nHome,
 	restJson,
 	runHasEnded,
 	startN8n,
+	webhookPath,
+	type ExampleWorkflow,
 	type N8nHome,
 	type RestSession,
 	type RunningN8n,
@@ -40,22 +43,10 @@ const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const GIVE_UP_MS = 30_000;
 /** How long the service holds the first Create Client in the "during the first run" cases. */
 const SLOW_CREATE_MS = 2000;
-const SMALL_HISTORY_ID = 'csCrmContactOnceSmallHistory';
-const HISTORY_SIZE = 3;
+/** Different contacts posted at the same moment, so that their runs overlap. */
+const OVERLAPPING = 12;
+const N8N_1X = process.env.CONTRACT_SIGNING_N8N === '1.x';
 
-interface ExampleWorkflow {
-	id: string;
-	name: string;
-	nodes: Array<{
-		id: string;
-		name: string;
-		webhookId?: string;
-		parameters: Record<string, unknown>;
-	}>;
-}
-
-const readExample = (file: string) =>
-	JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
 const ONCE = readExample('crm-contact-once.json');
 
@@ -65,38 +56,8 @@ let crm: Recorder;
 let home: N8nHome | undefined;
 let n8n: RunningN8n | undefined;
 let rest: RestSession;
+let deliveriesTableId: string;
 const figures: string[] = [];
-
-/** The once example with its write-back aimed at the stand-in CRM instead of crm.example.com. */
-function onceExampleFor(crmUrl: string) {
-	const copy = structuredClone(ONCE);
-	const sendKeys = copy.nodes.find((node) => node.name === 'Send Keys to CRM')!;
-	sendKeys.parameters.url = String(sendKeys.parameters.url).replace(
-		'https://crm.example.com',
-		crmUrl,
-	);
-	return copy;
-}
-
-/** The once example remembering only HISTORY_SIZE CRM ids, on its own webhook path. */
-function smallHistoryExampleFor(crmUrl: string) {
-	const copy = onceExampleFor(crmUrl);
-	copy.id = SMALL_HISTORY_ID;
-	copy.name += ' (small history)';
-	for (const node of copy.nodes) {
-		node.id = node.id.replace('c1d2e3f4', 'c1d2e3f5');
-		if (node.webhookId) node.webhookId = '0b7e6c1a-3f52-4d1e-9a61-5c8e2f4d7a21';
-		if (node.name === 'CRM Contact') node.parameters.path = 'crm-contact-small-history';
-		if (node.name === 'Skip Repeated Deliveries')
-			node.parameters.options = { historySize: HISTORY_SIZE };
-	}
-	return copy;
-}
-
-function webhookPath(example: ExampleWorkflow): string {
-	const webhook = example.nodes.find((node) => node.name === 'CRM Contact')!;
-	return String(webhook.parameters.path);
-}
 
 interface ExecutionSummary {
 	id: string;
@@ -186,9 +147,12 @@ beforeAll(async () => {
 	service = await startStandIn({ apiKey: API_KEY });
 	crm = await startRecorder();
 	home = await n8nHomeFor(service);
-	const smallHistory = smallHistoryExampleFor(crm.url);
-	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url), smallHistory]);
-	for (const { id } of [ANSWER_AFTER, ONCE, smallHistory]) await publishWorkflow(home, id);
+	// The deliveries table is made in a running n8n, as the README's first step has the user do.
+	const first = await startN8n(home);
+	deliveriesTableId = await createDeliveriesTable(await ownerSession(first.url));
+	await first.stop();
+	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url, deliveriesTableId)]);
+	for (const { id } of [ANSWER_AFTER, ONCE]) await publishWorkflow(home, id);
 	n8n = await startN8n(home);
 	rest = await ownerSession(n8n.url);
 	process.stdout.write(`repeated delivery on n8n ${home.runtime.version}\n`);
@@ -356,48 +320,79 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		expectOnce(crmId);
 	});
 
-	it.each([
-		[2, 5],
-		[10, 3],
-	])(
-		'measures %i deliveries of one contact at the same instant, %i times',
-		async (deliveries, rounds) => {
-			const clientsPerRound: number[] = [];
-			for (let round = 1; round <= rounds; round++) {
-				const crmId = `once-at-once-${deliveries}-${round}`;
-				const answers = await Promise.all(
-					Array.from({ length: deliveries }, async () => await post(ONCE, contactFor(crmId))),
-				);
-				expect(answers.map((answer) => answer.status)).toEqual(Array(deliveries).fill(200));
-				const runs = await runsAfter(deliveries);
-				expect(runs.slice(0, deliveries).map((run) => run.status)).toEqual(
-					Array(deliveries).fill('success'),
-				);
-				const { clients, contracts } = countsFor(crmId);
-				expect(clients.length).toBeGreaterThanOrEqual(1);
-				expect(clients.length).toBeLessThanOrEqual(deliveries);
-				expect(contracts.length).toBe(clients.length);
-				clientsPerRound.push(clients.length);
-			}
-			figures.push(
-				`  once per contact, ${deliveries} at the same instant, ${rounds} times: clients per contact ${clientsPerRound.join(', ')}`,
-			);
-		},
-	);
-});
+	it('lets a contact through again once its rows are deleted from the data table', async () => {
+		const crmId = 'once-again';
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await runsAfter(1);
+		const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
+		const filter = JSON.stringify({
+			type: 'and',
+			filters: [{ columnName: 'crmId', condition: 'eq', value: crmId }],
+		});
+		await restJson(
+			rest,
+			`/rest/projects/${project.id}/data-tables/${deliveriesTableId}/rows?filter=${encodeURIComponent(filter)}`,
+			{ method: 'DELETE' },
+		);
+		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		await runsAfter(1);
+		report('once per contact, its rows deleted, then again', crmId);
+		const { clients, contracts } = countsFor(crmId);
+		expect([clients.length, contracts.length]).toEqual([2, 2]);
+	});
 
-describe('Skip Repeated Deliveries when its history is full', () => {
-	it(`stops every run after History Size (${HISTORY_SIZE}) contacts, with n8n's message`, async () => {
-		const outcomes: string[] = [];
-		for (let contact = 1; contact <= HISTORY_SIZE + 1; contact++) {
-			const crmId = `small-history-${contact}`;
-			await postToWebhook(`${n8n!.url}/webhook/crm-contact-small-history`, contactFor(crmId));
-			const [latest] = await runsEnded(SMALL_HISTORY_ID, contact);
-			outcomes.push(`${latest.status}, ${countsFor(crmId).clients.length} client`);
-		}
-		expect(outcomes).toEqual([...Array(HISTORY_SIZE).fill('success, 1 client'), 'error, 0 client']);
-		const [full] = await executionsOf(SMALL_HISTORY_ID);
-		const detail = await (await rest(`/rest/executions/${full.id}`)).text();
-		expect(detail).toContain('exceeds the maximum history size');
+	// n8n 1.x's data tables fail under overlapping runs on its default SQLite database ("no such
+	// savepoint", some runs left running): the README asks for n8n 2 for contacts that arrive
+	// together, and these cases belong to n8n 2's part of the suite, as Stop does.
+	if (N8N_1X) {
+		figures.push('  contacts arriving together: n8n 2 only (README, "The same contact twice")');
+		return;
+	}
+	describe('contacts that arrive together (n8n 2)', () => {
+		it(`keeps each contact's record when ${OVERLAPPING} contacts arrive at once`, async () => {
+			const crmIds = Array.from({ length: OVERLAPPING }, (_, index) => `once-overlap-${index + 1}`);
+			const first = await Promise.all(
+				crmIds.map(async (crmId) => await post(ONCE, contactFor(crmId))),
+			);
+			expect(first.map((answer) => answer.status)).toEqual(Array(OVERLAPPING).fill(200));
+			await runsAfter(OVERLAPPING);
+			for (const crmId of crmIds) expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+			await runsAfter(OVERLAPPING);
+			const clientsPerContact = crmIds.map((crmId) => countsFor(crmId).clients.length);
+			figures.push(
+				`  once per contact, ${OVERLAPPING} contacts at once, each again after its run: clients per contact ${clientsPerContact.join(', ')}`,
+			);
+			expect(clientsPerContact).toEqual(Array(OVERLAPPING).fill(1));
+		});
+
+		it.each([
+			[2, 5],
+			[10, 3],
+		])(
+			'%i deliveries of one contact at the same instant, %i times: one client each time',
+			async (deliveries, rounds) => {
+				const clientsPerRound: number[] = [];
+				for (let round = 1; round <= rounds; round++) {
+					const crmId = `once-at-once-${deliveries}-${round}`;
+					const answers = await Promise.all(
+						Array.from({ length: deliveries }, async () => await post(ONCE, contactFor(crmId))),
+					);
+					expect(answers.map((answer) => answer.status)).toEqual(Array(deliveries).fill(200));
+					const runs = await runsAfter(deliveries);
+					expect(runs.slice(0, deliveries).map((run) => run.status)).toEqual(
+						Array(deliveries).fill('success'),
+					);
+					const { clients, contracts } = countsFor(crmId);
+					clientsPerRound.push(clients.length);
+					expect(contracts.length).toBe(clients.length);
+				}
+				figures.push(
+					`  once per contact, ${deliveries} at the same instant, ${rounds} times: clients per contact ${clientsPerRound.join(', ')}`,
+				);
+				// n8n's SQLite database writes one row at a time, so the row numbers follow the order the
+				// deliveries were recorded in, and exactly one finds no earlier row.
+				expect(clientsPerRound).toEqual(Array(rounds).fill(1));
+			},
+		);
 	});
 });

@@ -1,11 +1,18 @@
 /**
  * n8n in queue mode: the settings every process shares (Redis, the database), `n8n worker`
- * processes, and reading the JSON log lines n8n writes with N8N_LOG_FORMAT=json.
+ * processes, reading the JSON log lines n8n writes with N8N_LOG_FORMAT=json, and what became of
+ * an execution of a CRM webhook example.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { superviseUntilReady, type N8nHome } from '../e2e/n8n-instance.mts';
+import {
+	restJson,
+	superviseUntilReady,
+	unflatten,
+	type N8nHome,
+	type RestSession,
+} from '../e2e/n8n-instance.mts';
 import { freePort } from '../e2e/n8n-runtime.mts';
 import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
 
@@ -155,4 +162,73 @@ export function isAlive(pid: number): boolean {
 	} catch {
 		return false;
 	}
+}
+
+export interface ExecutionDetail {
+	id: string;
+	status: string;
+	crmId?: string;
+	error?: string;
+	lastNodeExecuted?: string;
+}
+
+export async function executionDetail(rest: RestSession, id: string): Promise<ExecutionDetail> {
+	const execution = await restJson<{ id: string; status: string; data: string }>(
+		rest,
+		`/rest/executions/${id}`,
+	);
+	const data = unflatten(execution.data) as {
+		resultData?: {
+			error?: { message?: string };
+			lastNodeExecuted?: string;
+			runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>>;
+		};
+		executionData?: {
+			nodeExecutionStack?: Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>;
+		};
+	};
+	// The contact is the webhook's output: in the run data once the trigger ran, or still on the
+	// execution stack of an execution no worker started.
+	const webhookItem =
+		data.resultData?.runData?.['CRM Contact']?.[0]?.data?.main?.[0]?.[0]?.json ??
+		data.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
+	const crmId = (webhookItem as { body?: { crmId?: string } } | undefined)?.body?.crmId;
+	return {
+		id: execution.id,
+		status: execution.status,
+		crmId,
+		error: data.resultData?.error?.message,
+		lastNodeExecuted: data.resultData?.lastNodeExecuted,
+	};
+}
+
+export interface WorkerExecutions {
+	started: Set<string>;
+	succeeded: Set<string>;
+	failed: Set<string>;
+	finishedAt: Map<string, number>;
+}
+
+/** What a worker's log says it ran: "Worker started/finished execution N (job M)". */
+export function workerExecutions(entries: LogEntry[]): WorkerExecutions {
+	const result: WorkerExecutions = {
+		started: new Set(),
+		succeeded: new Set(),
+		failed: new Set(),
+		finishedAt: new Map(),
+	};
+	for (const entry of entries) {
+		const match = /^Worker (started|finished) execution (\S+) \(job/.exec(entry.message ?? '');
+		if (!match) continue;
+		const [, event, executionId] = match;
+		if (event === 'started') {
+			result.started.add(executionId);
+			continue;
+		}
+		const success = entry.metadata?.success !== false;
+		(success ? result.succeeded : result.failed).add(executionId);
+		const timestamp = Date.parse(String(entry.metadata?.timestamp ?? ''));
+		if (Number.isFinite(timestamp)) result.finishedAt.set(executionId, timestamp);
+	}
+	return result;
 }

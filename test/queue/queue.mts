@@ -5,7 +5,9 @@
  * Sends many CRM contacts to the webhook example workflow from concurrent senders, kills one
  * worker by its PID with SIGKILL while it holds executions, waits until n8n has settled every
  * execution, then checks at the stand-in service that each contact got exactly one client and one
- * contract, and in n8n what became of the executions the killed worker held.
+ * contract, and in n8n what became of the executions the killed worker held. Then, with a
+ * worker started in place of the killed one, posts contacts twice each to
+ * examples/crm-contact-once.json (once.mts) and checks that each got one client and one contract.
  *
  *   npm run test:queue
  *   npm run test:queue -- --contacts 500 --senders 20 --latency 20 --concurrency 10
@@ -20,23 +22,27 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+	createDeliveriesTable,
 	createN8nHome,
 	EXAMPLES_DIR,
 	importCredential,
 	importWorkflow,
+	importWorkflows,
+	onceExampleFor,
 	ownerSession,
 	packPackage,
 	publishWorkflow,
 	removeN8nHome,
 	restJson,
 	startN8n,
-	unflatten,
+	type ExampleWorkflow,
 	type N8nHome,
 	type RestSession as Rest,
 	type RunningN8n,
 	postToWebhook,
 } from '../e2e/n8n-instance.mts';
 import { ensureN8n } from '../e2e/n8n-runtime.mts';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
 import {
 	startStandIn,
 	type ClientRecord,
@@ -45,15 +51,19 @@ import {
 } from '../service/stand-in.mts';
 import {
 	descendantPids,
+	executionDetail,
 	isAlive,
 	queueModeEnv,
 	readLogFile,
 	startWorker,
+	workerExecutions,
 	withEnv,
 	type Database,
+	type ExecutionDetail,
 	type LogEntry,
 	type RunningWorker,
 } from './n8n-queue.mts';
+import { deliverEachTwice, type OnceContact, type OnceOutcome } from './once.mts';
 import {
 	ensureRedis,
 	postgresAccount,
@@ -68,6 +78,8 @@ const WEBHOOK_PATH = '/webhook/crm-contact';
 /** Longer than n8n takes to give up on a job whose worker died (lock 60 s + stall check 30 s + 30 s). */
 const ANSWER_TIMEOUT_MS = 300_000;
 const SETTLE_TIMEOUT_MS = 300_000;
+/** Contacts posted twice each to examples/crm-contact-once.json once the load has settled. */
+const ONCE_CONTACTS = 12;
 const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
 
 interface Options {
@@ -243,75 +255,6 @@ async function listExecutions(rest: Rest): Promise<ExecutionSummary[]> {
 	return [...byId.values()];
 }
 
-interface ExecutionDetail {
-	id: string;
-	status: string;
-	crmId?: string;
-	error?: string;
-	lastNodeExecuted?: string;
-}
-
-async function executionDetail(rest: Rest, id: string): Promise<ExecutionDetail> {
-	const execution = await restJson<{ id: string; status: string; data: string }>(
-		rest,
-		`/rest/executions/${id}`,
-	);
-	const data = unflatten(execution.data) as {
-		resultData?: {
-			error?: { message?: string };
-			lastNodeExecuted?: string;
-			runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>>;
-		};
-		executionData?: {
-			nodeExecutionStack?: Array<{ data?: { main?: Array<Array<{ json?: unknown }>> } }>;
-		};
-	};
-	// The contact is the webhook's output: in the run data once the trigger ran, or still on the
-	// execution stack of an execution no worker started.
-	const webhookItem =
-		data.resultData?.runData?.['CRM Contact']?.[0]?.data?.main?.[0]?.[0]?.json ??
-		data.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
-	const crmId = (webhookItem as { body?: { crmId?: string } } | undefined)?.body?.crmId;
-	return {
-		id: execution.id,
-		status: execution.status,
-		crmId,
-		error: data.resultData?.error?.message,
-		lastNodeExecuted: data.resultData?.lastNodeExecuted,
-	};
-}
-
-interface WorkerExecutions {
-	started: Set<string>;
-	succeeded: Set<string>;
-	failed: Set<string>;
-	finishedAt: Map<string, number>;
-}
-
-/** What a worker's log says it ran: "Worker started/finished execution N (job M)". */
-function workerExecutions(entries: LogEntry[]): WorkerExecutions {
-	const result: WorkerExecutions = {
-		started: new Set(),
-		succeeded: new Set(),
-		failed: new Set(),
-		finishedAt: new Map(),
-	};
-	for (const entry of entries) {
-		const match = /^Worker (started|finished) execution (\S+) \(job/.exec(entry.message ?? '');
-		if (!match) continue;
-		const [, event, executionId] = match;
-		if (event === 'started') {
-			result.started.add(executionId);
-			continue;
-		}
-		const success = entry.metadata?.success !== false;
-		(success ? result.succeeded : result.failed).add(executionId);
-		const timestamp = Date.parse(String(entry.metadata?.timestamp ?? ''));
-		if (Number.isFinite(timestamp)) result.finishedAt.set(executionId, timestamp);
-	}
-	return result;
-}
-
 function inFlight(entries: LogEntry[]): string[] {
 	const executions = workerExecutions(entries);
 	return [...executions.started].filter(
@@ -337,7 +280,12 @@ interface Services {
 	rest: Rest;
 	survivor: RunningWorker;
 	victim: RunningWorker;
+	/** Where a worker started in place of the killed one gets its user folder. */
+	victimHome: N8nHome;
 	service: StandIn;
+	/** The CRM the once example writes the keys back to. */
+	crm: Recorder;
+	onceExample: ExampleWorkflow;
 }
 
 /** Redis, the database, the stand-in, main and two workers; each stop is registered at once. */
@@ -386,10 +334,20 @@ async function startServices(
 	const workerHomes =
 		database.kind === 'sqlite' ? [mainHome, mainHome] : [await newHome(), await newHome()];
 
-	progress('importing the credential and the webhook example, publishing it…');
+	const crm = await startRecorder();
+	stops.push(() => crm.close());
+	progress('making the data table the once example records deliveries in…');
+	const firstStart = await startN8n(mainHome);
+	const deliveriesTableId = await createDeliveriesTable(await ownerSession(firstStart.url));
+	await firstStart.stop();
+	const onceExample = onceExampleFor(crm.url, deliveriesTableId);
+
+	progress('importing the credential and both webhook examples, publishing them…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
 	await importWorkflow(mainHome, WEBHOOK_EXAMPLE);
+	await importWorkflows(mainHome, [onceExample]);
 	await publishWorkflow(mainHome, WEBHOOK_WORKFLOW_ID);
+	await publishWorkflow(mainHome, onceExample.id);
 
 	progress('starting the n8n main instance in queue mode…');
 	const main = await startN8n(mainHome);
@@ -406,7 +364,16 @@ async function startServices(
 			return worker;
 		}),
 	);
-	return { main, rest, survivor, victim, service };
+	return {
+		main,
+		rest,
+		survivor,
+		victim,
+		victimHome: workerHomes[1],
+		service,
+		crm,
+		onceExample,
+	};
 }
 
 interface Kill {
@@ -601,6 +568,27 @@ async function main(): Promise<void> {
 		// n8n keeps the data of executions that succeeded; for the others, the contact noted at the kill.
 		const contactOf = (id: string) =>
 			heldDetails.find((detail) => detail.id === id)?.crmId ?? load.contactOfExecution.get(id);
+
+		// Taken before the once example adds clients and requests of its own.
+		const loadCounts = service.counts();
+		const loadRequests = service.requests.length;
+		const loadPeak = peakRequestsPerSecond(service);
+		progress(`starting worker-3 in place of ${victim.name}, for the once example…`);
+		const replacement = await startWorker(services.victimHome, 'worker-3', options.concurrency);
+		stops.push(replacement.stop);
+		progress(`posting ${ONCE_CONTACTS} contacts twice each to the once example…`);
+		const once = await deliverEachTwice(
+			{
+				mainUrl: main.url,
+				rest,
+				service,
+				crm: services.crm,
+				example: services.onceExample,
+				workers: [survivor, replacement],
+			},
+			ONCE_CONTACTS,
+		);
+		await replacement.stop();
 		await survivor.stop();
 		await main.stop();
 		const strayChildren = (kill?.childPids ?? []).filter(isAlive);
@@ -704,6 +692,24 @@ async function main(): Promise<void> {
 					? `; without one: ${unaccounted.map((answer) => answer.contact.crmId).join(', ')}`
 					: ''),
 		);
+		const onceWrong = once.contacts.filter(
+			(contact) =>
+				contact.clients !== 1 ||
+				contact.contracts !== 1 ||
+				contact.writeBacks !== 1 ||
+				contact.workers.length !== 2,
+		);
+		check(
+			`the once example: each of ${ONCE_CONTACTS} contacts posted twice has one client, one contract and one write-back`,
+			onceWrong.length === 0,
+			onceWrong.length ? onceWrong.map(describeOnceContact).join('; ') : undefined,
+		);
+		const acrossWorkers = once.contacts.filter((contact) => new Set(contact.workers).size > 1);
+		check(
+			'the once example: a second delivery run by the other worker was skipped too',
+			acrossWorkers.length > 0 && acrossWorkers.every((contact) => contact.clients === 1),
+			`${acrossWorkers.length} of ${ONCE_CONTACTS} contacts had their two runs on different workers`,
+		);
 		if (strayChildren.length > 0) {
 			progress(`stopped ${strayChildren.length} child processes the killed worker left behind`);
 		}
@@ -731,8 +737,8 @@ async function main(): Promise<void> {
 					? ` (${formatCounts(countBy(errorAnswers, (answer) => `HTTP ${answer.status} ${answer.body.slice(0, 60)}`))})`
 					: ''),
 			`  not answered:             ${unanswered.length}`,
-			`  clients created:          ${service.counts().clients}`,
-			`  contracts created:        ${service.counts().contracts}`,
+			`  clients created:          ${loadCounts.clients}`,
+			`  contracts created:        ${loadCounts.contracts}`,
 			`  duplicated:               ${duplicates.length} (contacts with more than one client or contract)` +
 				(duplicates.length ? `: ${duplicates.map((entry) => entry.contact.crmId).join(', ')}` : ''),
 			`  missing:                  ${missing.length} (contacts without client or contract)` +
@@ -761,9 +767,10 @@ async function main(): Promise<void> {
 				`p95 ${percentile(answers, 0.95)} ms, max ${percentile(answers, 1)} ms`,
 			`  throughput:               ${okAnswers.length} OK answers in ${seconds(lastOkAt - load.startedAt)} s ` +
 				`(${(okAnswers.length / ((lastOkAt - load.startedAt) / 1000)).toFixed(1)} contacts/s); ` +
-				`the service got ${service.requests.length} requests, at most ${peakRequestsPerSecond(service)} in one second`,
+				`the service got ${loadRequests} requests, at most ${loadPeak} in one second`,
 			`  settled:                  ${seconds(settledAt - load.endedAt)} s after the last answer, ` +
 				`${kill ? seconds(settledAt - kill.at) : '-'} s after the kill`,
+			describeOnce(once),
 			`  wall time:                ${seconds(Date.now() - scenarioStartedAt)} s (setup, load, settling)`,
 		];
 		process.stdout.write(`${lines.join('\n')}\n`);
@@ -791,6 +798,25 @@ async function main(): Promise<void> {
 		);
 		process.exitCode = failedChecks > 0 ? 1 : 0;
 	}
+}
+
+function describeOnceContact(contact: OnceContact): string {
+	return (
+		`${contact.crmId} (again ${contact.again}): ${contact.clients} clients, ` +
+		`${contact.contracts} contracts, ${contact.writeBacks} write-backs, ` +
+		`runs on ${contact.workers.join(' and ') || 'no worker'}`
+	);
+}
+
+function describeOnce(once: OnceOutcome): string {
+	const sum = (key: 'clients' | 'contracts' | 'writeBacks') =>
+		once.contacts.reduce((total, contact) => total + contact[key], 0);
+	const across = once.contacts.filter((contact) => new Set(contact.workers).size > 1).length;
+	return (
+		`  once example:             ${once.contacts.length} contacts posted twice (half again after the first run, ` +
+		`half during it): ${sum('clients')} clients, ${sum('contracts')} contracts, ${sum('writeBacks')} write-backs; ` +
+		`${across} contacts ran on both workers; executions ${formatCounts(once.statuses)}`
+	);
 }
 
 function statusAtKill(load: LoadResult, id: string): string {

@@ -1,0 +1,133 @@
+/**
+ * examples/crm-contact-once.json in queue mode: main takes each contact twice while two workers
+ * run the executions. Remove Duplicates keeps the CRM ids it has seen in n8n's database, which main
+ * and the workers share, so a second delivery is skipped whichever worker runs it.
+ *
+ * Half the contacts come again once the first run has written the keys back, half as soon as
+ * the webhook has answered the first delivery (the first run still going).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+	postToWebhook,
+	restJson,
+	runHasEnded,
+	webhookPath,
+	type ExampleWorkflow,
+	type RestSession,
+} from '../e2e/n8n-instance.mts';
+import type { Recorder } from '../service/recorder.mts';
+import type { StandIn } from '../service/stand-in.mts';
+import { executionDetail, workerExecutions, type RunningWorker } from './n8n-queue.mts';
+
+const GIVE_UP_MS = 120_000;
+
+export interface OnceContact {
+	crmId: string;
+	/** When the second delivery was posted. */
+	again: 'after the first run' | 'during the first run';
+	clients: number;
+	contracts: number;
+	writeBacks: number;
+	/** The workers that ran its two executions, in n8n's execution order. */
+	workers: string[];
+}
+
+export interface OnceOutcome {
+	contacts: OnceContact[];
+	/** Executions of the once example, and how they ended. */
+	statuses: Record<string, number>;
+}
+
+function contactFor(crmId: string) {
+	return { name: `Contact ${crmId}`, email: `${crmId}@example.com`, company: 'Once', crmId };
+}
+
+async function untilTrue(what: string, condition: () => Promise<boolean> | boolean) {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while (!(await condition())) {
+		if (Date.now() > giveUpAt) throw new Error(`gave up waiting: ${what}`);
+		await sleep(100);
+	}
+}
+
+function writeBacksOf(crm: Recorder, crmId: string): number {
+	return crm.requests.filter(
+		(call) => call.status === 200 && String((call.body as { crmId?: unknown })?.crmId) === crmId,
+	).length;
+}
+
+async function deliverTwice(
+	url: string,
+	crm: Recorder,
+	crmId: string,
+	again: OnceContact['again'],
+): Promise<void> {
+	for (let delivery = 1; delivery <= 2; delivery++) {
+		const response = await postToWebhook(url, contactFor(crmId));
+		if (response.status !== 200) {
+			throw new Error(`delivery ${delivery} of ${crmId}: HTTP ${response.status}`);
+		}
+		if (delivery === 1 && again === 'after the first run') {
+			await untilTrue(`the keys of ${crmId} written back`, () => writeBacksOf(crm, crmId) > 0);
+		}
+	}
+}
+
+/** Posts `count` contacts twice each, all contacts at once; answers once every run has ended. */
+export async function deliverEachTwice(
+	setting: {
+		mainUrl: string;
+		rest: RestSession;
+		service: StandIn;
+		crm: Recorder;
+		example: ExampleWorkflow;
+		workers: RunningWorker[];
+	},
+	count: number,
+): Promise<OnceOutcome> {
+	const { mainUrl, rest, service, crm, example, workers } = setting;
+	const url = `${mainUrl}/webhook/${webhookPath(example)}`;
+	const planned = Array.from({ length: count }, (_, index) => ({
+		crmId: `once-${String(index + 1).padStart(2, '0')}`,
+		again: index % 2 === 0 ? ('after the first run' as const) : ('during the first run' as const),
+	}));
+	await Promise.all(planned.map(({ crmId, again }) => deliverTwice(url, crm, crmId, again)));
+
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: example.id }));
+	let runs: Array<{ id: string; status: string }> = [];
+	await untilTrue(`${2 * count} ended executions of ${example.id}`, async () => {
+		const page = await restJson<{ results: typeof runs }>(
+			rest,
+			`/rest/executions?filter=${filter}&limit=100`,
+		);
+		runs = page.results;
+		return runs.length >= 2 * count && runs.every((run) => runHasEnded(run.status));
+	});
+
+	const ranBy = workers.map((worker) => ({
+		name: worker.name,
+		started: workerExecutions(worker.entries).started,
+	}));
+	const details = await Promise.all(runs.map((run) => executionDetail(rest, run.id)));
+	details.sort((a, b) => Number(a.id) - Number(b.id));
+	const statuses: Record<string, number> = {};
+	for (const detail of details) statuses[detail.status] = (statuses[detail.status] ?? 0) + 1;
+
+	const clients = service.clients();
+	const contracts = service.contracts();
+	const contacts = planned.map(({ crmId, again }) => {
+		const own = clients.filter((client) => client.customKey === crmId);
+		const keys = new Set(own.map((client) => client.clientKey));
+		return {
+			crmId,
+			again,
+			clients: own.length,
+			contracts: contracts.filter((contract) => keys.has(contract.clientKey)).length,
+			writeBacks: writeBacksOf(crm, crmId),
+			workers: details
+				.filter((detail) => detail.crmId === crmId)
+				.map((detail) => ranBy.find((worker) => worker.started.has(detail.id))?.name ?? '?'),
+		};
+	});
+	return { contacts, statuses };
+}
