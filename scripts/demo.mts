@@ -109,7 +109,8 @@ async function main() {
 		[
 			`n8n editor: ${n8n.url}  (log in as ${OWNER.email} / ${OWNER.password})`,
 			'Open the workflows "CRM contact → client → contract", "CRM contact → client → contract, once per',
-			'contact" and "Client → contract → read the user back".',
+			'contact" and "Client → contract → read the user back". The once-per-contact workflow needs its',
+			'data table first: README, "Your first workflow", step 3.',
 			'Press Ctrl-C to stop.',
 			'',
 		].join('\n'),
