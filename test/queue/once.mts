@@ -4,7 +4,9 @@
  * and the workers share, so a second delivery is skipped whichever worker runs it.
  *
  * Half the contacts come again once the first run has written the keys back, half as soon as
- * the webhook has answered the first delivery (the first run still going).
+ * the webhook has answered the first delivery (the first run still going). Then some contacts are
+ * each posted several times at the same instant, a measurement: on PostgreSQL a row's number is
+ * handed out before the row is saved, so two rows written together might both find no earlier one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -20,6 +22,7 @@ import type { StandIn } from '../service/stand-in.mts';
 import { executionDetail, workerExecutions, type RunningWorker } from './n8n-queue.mts';
 
 const GIVE_UP_MS = 120_000;
+const SAME_INSTANT = { contacts: 5, deliveries: 10 };
 
 export interface OnceContact {
 	crmId: string;
@@ -34,6 +37,8 @@ export interface OnceContact {
 
 export interface OnceOutcome {
 	contacts: OnceContact[];
+	/** Clients per contact, for contacts posted `deliveries` times at the same instant. */
+	sameInstant: { deliveries: number; clientsPerContact: number[] };
 	/** Executions of the once example, and how they ended. */
 	statuses: Record<string, number>;
 }
@@ -54,6 +59,10 @@ function writeBacksOf(crm: Recorder, crmId: string): number {
 	return crm.requests.filter(
 		(call) => call.status === 200 && String((call.body as { crmId?: unknown })?.crmId) === crmId,
 	).length;
+}
+
+function clientsOf(service: StandIn, crmId: string): number {
+	return service.clients().filter((client) => client.customKey === crmId).length;
 }
 
 async function deliverTwice(
@@ -92,16 +101,28 @@ export async function deliverEachTwice(
 		again: index % 2 === 0 ? ('after the first run' as const) : ('during the first run' as const),
 	}));
 	await Promise.all(planned.map(({ crmId, again }) => deliverTwice(url, crm, crmId, again)));
+	const sameInstantIds = Array.from(
+		{ length: SAME_INSTANT.contacts },
+		(_, index) => `once-at-once-${index + 1}`,
+	);
+	for (const crmId of sameInstantIds) {
+		const answers = await Promise.all(
+			Array.from({ length: SAME_INSTANT.deliveries }, () => postToWebhook(url, contactFor(crmId))),
+		);
+		const refused = answers.filter((answer) => answer.status !== 200).length;
+		if (refused) throw new Error(`${refused} deliveries of ${crmId} not answered with HTTP 200`);
+	}
+	const expectedRuns = 2 * count + SAME_INSTANT.contacts * SAME_INSTANT.deliveries;
 
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: example.id }));
 	let runs: Array<{ id: string; status: string }> = [];
-	await untilTrue(`${2 * count} ended executions of ${example.id}`, async () => {
+	await untilTrue(`${expectedRuns} ended executions of ${example.id}`, async () => {
 		const page = await restJson<{ results: typeof runs }>(
 			rest,
 			`/rest/executions?filter=${filter}&limit=100`,
 		);
 		runs = page.results;
-		return runs.length >= 2 * count && runs.every((run) => runHasEnded(run.status));
+		return runs.length >= expectedRuns && runs.every((run) => runHasEnded(run.status));
 	});
 
 	const ranBy = workers.map((worker) => ({
@@ -129,5 +150,9 @@ export async function deliverEachTwice(
 				.map((detail) => ranBy.find((worker) => worker.started.has(detail.id))?.name ?? '?'),
 		};
 	});
-	return { contacts, statuses };
+	const sameInstant = {
+		deliveries: SAME_INSTANT.deliveries,
+		clientsPerContact: sameInstantIds.map((crmId) => clientsOf(service, crmId)),
+	};
+	return { contacts, statuses, sameInstant };
 }

@@ -815,7 +815,9 @@ function describeOnce(once: OnceOutcome): string {
 	return (
 		`  once example:             ${once.contacts.length} contacts posted twice (half again after the first run, ` +
 		`half during it): ${sum('clients')} clients, ${sum('contracts')} contracts, ${sum('writeBacks')} write-backs; ` +
-		`${across} contacts ran on both workers; executions ${formatCounts(once.statuses)}`
+		`${across} contacts ran on both workers; ${once.sameInstant.deliveries} deliveries of one ` +
+		`contact at the same instant left ${once.sameInstant.clientsPerContact.join(', ')} clients ` +
+		`(a measurement); executions ${formatCounts(once.statuses)}`
 	);
 }
 
