@@ -147,7 +147,7 @@ beforeAll(async () => {
 	service = await startStandIn({ apiKey: API_KEY });
 	crm = await startRecorder();
 	home = await n8nHomeFor(service);
-	// The deliveries table is made in a running n8n, as the README's first step has the user do.
+	// The deliveries table is made in a running n8n, as step 3 of the README's first workflow has the user do.
 	const first = await startN8n(home);
 	deliveriesTableId = await createDeliveriesTable(await ownerSession(first.url));
 	await first.stop();
