@@ -53,39 +53,6 @@ export interface ExampleWorkflow {
 export const readExample = (file: string) =>
 	JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 
-/** The data table examples/crm-contact-once.json records deliveries in, as its README step makes it. */
-export const DELIVERIES_TABLE = {
-	name: 'CRM deliveries',
-	columns: [{ name: 'crmId', type: 'string' }],
-};
-
-/** Creates the deliveries table in the owner's project, as a user does under Data tables; its id. */
-export async function createDeliveriesTable(rest: RestSession): Promise<string> {
-	const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
-	const table = await restJson<{ id: string }>(rest, `/rest/projects/${project.id}/data-tables`, {
-		method: 'POST',
-		body: JSON.stringify(DELIVERIES_TABLE),
-	});
-	return table.id;
-}
-
-/**
- * examples/crm-contact-once.json as a user sets it up: the deliveries table picked in its data
- * table nodes, the write-back aimed at `crmUrl` instead of crm.example.com.
- */
-export function onceExampleFor(crmUrl: string, deliveriesTableId: string): ExampleWorkflow {
-	const copy = readExample('crm-contact-once.json');
-	for (const node of copy.nodes) {
-		if (node.type === 'n8n-nodes-base.dataTable') {
-			node.parameters.dataTableId = { __rl: true, mode: 'id', value: deliveriesTableId };
-		}
-		if (node.name === 'Send Keys to CRM') {
-			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crmUrl);
-		}
-	}
-	return copy;
-}
-
 /** The path a webhook example answers on, under /webhook/. */
 export function webhookPath(example: ExampleWorkflow): string {
 	const webhook = example.nodes.find((node) => node.name === 'CRM Contact')!;
@@ -481,6 +448,36 @@ export async function restJson<T>(
 /** Whether an execution with this status has ended, however it ended. */
 export function runHasEnded(status: string): boolean {
 	return !['new', 'running', 'waiting', 'unknown'].includes(status);
+}
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+/**
+ * Waits until the workflow has at least `count` executions and none is still going; returns them,
+ * newest first (the editor's Executions list, its first 100).
+ */
+export async function endedRuns(
+	rest: RestSession,
+	workflowId: string,
+	count: number,
+	withinMs: number,
+): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const giveUpAt = Date.now() + withinMs;
+	for (;;) {
+		const { results: runs } = await restJson<{ results: ExecutionSummary[] }>(
+			rest,
+			`/rest/executions?filter=${filter}&limit=100`,
+		);
+		if (runs.length >= count && runs.every((run) => runHasEnded(run.status))) return runs;
+		if (Date.now() > giveUpAt) {
+			throw new Error(`expected ${count} ended runs, n8n has: ${JSON.stringify(runs)}`);
+		}
+		await sleep(100);
+	}
 }
 
 /**

@@ -20,17 +20,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
-	createDeliveriesTable,
+	endedRuns,
 	importWorkflows,
 	n8nHomeFor,
-	onceExampleFor,
 	ownerSession,
 	postToWebhook,
 	publishWorkflow,
 	readExample,
 	removeN8nHome,
 	restJson,
-	runHasEnded,
 	startN8n,
 	webhookPath,
 	type ExampleWorkflow,
@@ -38,6 +36,13 @@ import {
 	type RestSession,
 	type RunningN8n,
 } from './n8n-instance.mts';
+import {
+	crmContact,
+	keysWrittenBack,
+	leftAtService,
+	makeDeliveriesTable,
+	onceExampleFor,
+} from './once-example.mts';
 
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const GIVE_UP_MS = 30_000;
@@ -59,33 +64,9 @@ let rest: RestSession;
 let deliveriesTableId: string;
 const figures: string[] = [];
 
-interface ExecutionSummary {
-	id: string;
-	status: string;
-}
-
-/** The workflow's runs, newest first. */
-async function executionsOf(workflowId: string): Promise<ExecutionSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const page = await restJson<{ results: ExecutionSummary[] }>(
-		rest,
-		`/rest/executions?filter=${filter}&limit=100`,
-	);
-	return page.results;
-}
-
 /** Waits until the workflow has `count` runs in all and none is still going; returns them. */
-async function runsEnded(workflowId: string, count: number): Promise<ExecutionSummary[]> {
-	const giveUpAt = Date.now() + GIVE_UP_MS;
-	for (;;) {
-		const runs = await executionsOf(workflowId);
-		if (runs.length >= count && runs.every((run) => runHasEnded(run.status))) return runs;
-		if (Date.now() > giveUpAt) {
-			throw new Error(`expected ${count} ended runs, n8n has: ${JSON.stringify(runs)}`);
-		}
-		await sleep(100);
-	}
-}
+const runsEnded = async (workflowId: string, count: number) =>
+	await endedRuns(rest, workflowId, count, GIVE_UP_MS);
 
 /**
  * The Executions list's Retry ("with original workflow"): n8n resumes the failed run at the node
@@ -112,28 +93,15 @@ function isCreateClientFor(body: unknown, crmId: string): boolean {
 	return data?.action === 'create' && String(data.client?.customKey) === crmId;
 }
 
-function contactFor(crmId: string) {
-	return {
-		name: `Contact ${crmId}`,
-		email: `${crmId}@example.com`,
-		company: `Company ${crmId}`,
-		crmId,
-	};
-}
-
 /** What one contact left at the service and the CRM. */
 function countsFor(crmId: string) {
-	const clients = service.clients().filter((client) => client.customKey === crmId);
+	const { clients, contracts } = leftAtService(service, crmId);
 	const clientKeys = new Set(clients.map((client) => client.clientKey));
-	const contracts = service.contracts().filter((contract) => clientKeys.has(contract.clientKey));
 	const requests = service.requests.filter((request) => {
 		const data = (request.body as { data?: { clientKey?: string } })?.data;
 		return isCreateClientFor(request.body, crmId) || clientKeys.has(data?.clientKey ?? '');
 	}).length;
-	const writeBacks = crm.requests.filter(
-		(call) => call.status === 200 && String((call.body as { crmId?: unknown })?.crmId) === crmId,
-	);
-	return { requests, clients, contracts, writeBacks };
+	return { requests, clients, contracts, writeBacks: keysWrittenBack(crm, crmId) };
 }
 
 function report(setup: string, crmId: string) {
@@ -147,10 +115,7 @@ beforeAll(async () => {
 	service = await startStandIn({ apiKey: API_KEY });
 	crm = await startRecorder();
 	home = await n8nHomeFor(service);
-	// The deliveries table is made in a running n8n, as step 3 of the README's first workflow has the user do.
-	const first = await startN8n(home);
-	deliveriesTableId = await createDeliveriesTable(await ownerSession(first.url));
-	await first.stop();
+	deliveriesTableId = await makeDeliveriesTable(home);
 	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url, deliveriesTableId)]);
 	for (const { id } of [ANSWER_AFTER, ONCE]) await publishWorkflow(home, id);
 	n8n = await startN8n(home);
@@ -173,7 +138,7 @@ describe('the example that answers with the keys (crm-contact-to-contract)', () 
 	it('creates a second client and contract when the contact comes again after the first answer', async () => {
 		const crmId = 'after-1';
 		for (let delivery = 0; delivery < 2; delivery++) {
-			const response = await post(ANSWER_AFTER, contactFor(crmId));
+			const response = await post(ANSWER_AFTER, crmContact(crmId));
 			expect(response.status).toBe(200);
 		}
 		report('answers with the keys, one after the other', crmId);
@@ -184,9 +149,9 @@ describe('the example that answers with the keys (crm-contact-to-contract)', () 
 	it('creates a second client and contract when the contact comes again during the first run', async () => {
 		const crmId = 'after-2';
 		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
-		const first = post(ANSWER_AFTER, contactFor(crmId));
+		const first = post(ANSWER_AFTER, crmContact(crmId));
 		await createClientArrived(crmId);
-		const second = await post(ANSWER_AFTER, contactFor(crmId));
+		const second = await post(ANSWER_AFTER, crmContact(crmId));
 		expect([(await first).status, second.status]).toEqual([200, 200]);
 		report('answers with the keys, during the first run', crmId);
 		const { clients, contracts } = countsFor(crmId);
@@ -219,7 +184,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		const crmId = 'once-0';
 		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
 		const startedAt = Date.now();
-		const response = await post(ONCE, contactFor(crmId));
+		const response = await post(ONCE, crmContact(crmId));
 		const answeredAfterMs = Date.now() - startedAt;
 		expect(response.status).toBe(200);
 		expect(answeredAfterMs).toBeLessThan(SLOW_CREATE_MS);
@@ -232,9 +197,9 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('creates one client and contract when the contact comes again after the first run', async () => {
 		const crmId = 'once-1';
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(1);
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		const runs = await runsAfter(1);
 		expect(runs.every((run) => run.status === 'success')).toBe(true);
 		report('once per contact, one after the other', crmId);
@@ -244,9 +209,9 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 	it('creates one client and contract when the contact comes again during the first run', async () => {
 		const crmId = 'once-2';
 		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await createClientArrived(crmId);
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(2);
 		report('once per contact, during the first run', crmId);
 		expectOnce(crmId);
@@ -262,12 +227,12 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 			},
 			{ path: '/v1/client' },
 		);
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		const [failed] = await runsAfter(1);
 		expect(failed.status).toBe('error');
 		expect(countsFor(crmId).clients).toHaveLength(0);
 
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		const [skipped] = await runsAfter(1);
 		expect(skipped.status).toBe('success');
 		expect(countsFor(crmId).requests).toBe(1);
@@ -281,7 +246,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 	it('a failed write-back is retried alone: no second client or contract', async () => {
 		const crmId = 'once-4';
 		crm.failing = 3;
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		const [failed] = await runsAfter(1);
 		expect(failed.status).toBe('error');
 		expect(countsFor(crmId).writeBacks).toHaveLength(0);
@@ -310,11 +275,11 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		});
 		const testCall = await postToWebhook(
 			`${n8n!.url}/webhook-test/${webhookPath(ONCE)}`,
-			contactFor(crmId),
+			crmContact(crmId),
 		);
 		expect(testCall.status).toBe(200);
 		await runsAfter(1);
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(1);
 		report('once per contact, a test run, then the production URL', crmId);
 		expectOnce(crmId);
@@ -322,7 +287,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('lets a contact through again once its rows are deleted from the data table', async () => {
 		const crmId = 'once-again';
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(1);
 		const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
 		const filter = JSON.stringify({
@@ -334,7 +299,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 			`/rest/projects/${project.id}/data-tables/${deliveriesTableId}/rows?filter=${encodeURIComponent(filter)}`,
 			{ method: 'DELETE' },
 		);
-		expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(1);
 		report('once per contact, its rows deleted, then again', crmId);
 		const { clients, contracts } = countsFor(crmId);
@@ -352,11 +317,11 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		it(`keeps each contact's record when ${OVERLAPPING} contacts arrive at once`, async () => {
 			const crmIds = Array.from({ length: OVERLAPPING }, (_, index) => `once-overlap-${index + 1}`);
 			const first = await Promise.all(
-				crmIds.map(async (crmId) => await post(ONCE, contactFor(crmId))),
+				crmIds.map(async (crmId) => await post(ONCE, crmContact(crmId))),
 			);
 			expect(first.map((answer) => answer.status)).toEqual(Array(OVERLAPPING).fill(200));
 			await runsAfter(OVERLAPPING);
-			for (const crmId of crmIds) expect((await post(ONCE, contactFor(crmId))).status).toBe(200);
+			for (const crmId of crmIds) expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 			await runsAfter(OVERLAPPING);
 			const clientsPerContact = crmIds.map((crmId) => countsFor(crmId).clients.length);
 			figures.push(
@@ -375,7 +340,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 				for (let round = 1; round <= rounds; round++) {
 					const crmId = `once-at-once-${deliveries}-${round}`;
 					const answers = await Promise.all(
-						Array.from({ length: deliveries }, async () => await post(ONCE, contactFor(crmId))),
+						Array.from({ length: deliveries }, async () => await post(ONCE, crmContact(crmId))),
 					);
 					expect(answers.map((answer) => answer.status)).toEqual(Array(deliveries).fill(200));
 					const runs = await runsAfter(deliveries);

@@ -1,7 +1,7 @@
 /**
  * examples/crm-contact-once.json in queue mode: main takes each contact twice while two workers
- * run the executions. Remove Duplicates keeps the CRM ids it has seen in n8n's database, which main
- * and the workers share, so a second delivery is skipped whichever worker runs it.
+ * run the executions. The example records each delivery in a data table in n8n's database, which
+ * main and the workers share, so a second delivery is skipped whichever worker runs it.
  *
  * Half the contacts come again once the first run has written the keys back, half as soon as
  * the webhook has answered the first delivery (the first run still going). Then some contacts are
@@ -10,13 +10,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+	endedRuns,
 	postToWebhook,
-	restJson,
-	runHasEnded,
 	webhookPath,
 	type ExampleWorkflow,
 	type RestSession,
 } from '../e2e/n8n-instance.mts';
+import { crmContact, keysWrittenBack, leftAtService } from '../e2e/once-example.mts';
 import type { Recorder } from '../service/recorder.mts';
 import type { StandIn } from '../service/stand-in.mts';
 import { executionDetail, workerExecutions, type RunningWorker } from './n8n-queue.mts';
@@ -43,26 +43,12 @@ export interface OnceOutcome {
 	statuses: Record<string, number>;
 }
 
-function contactFor(crmId: string) {
-	return { name: `Contact ${crmId}`, email: `${crmId}@example.com`, company: 'Once', crmId };
-}
-
-async function untilTrue(what: string, condition: () => Promise<boolean> | boolean) {
+async function untilTrue(what: string, condition: () => boolean) {
 	const giveUpAt = Date.now() + GIVE_UP_MS;
-	while (!(await condition())) {
+	while (!condition()) {
 		if (Date.now() > giveUpAt) throw new Error(`gave up waiting: ${what}`);
 		await sleep(100);
 	}
-}
-
-function writeBacksOf(crm: Recorder, crmId: string): number {
-	return crm.requests.filter(
-		(call) => call.status === 200 && String((call.body as { crmId?: unknown })?.crmId) === crmId,
-	).length;
-}
-
-function clientsOf(service: StandIn, crmId: string): number {
-	return service.clients().filter((client) => client.customKey === crmId).length;
 }
 
 async function deliverTwice(
@@ -72,12 +58,15 @@ async function deliverTwice(
 	again: OnceContact['again'],
 ): Promise<void> {
 	for (let delivery = 1; delivery <= 2; delivery++) {
-		const response = await postToWebhook(url, contactFor(crmId));
+		const response = await postToWebhook(url, crmContact(crmId));
 		if (response.status !== 200) {
 			throw new Error(`delivery ${delivery} of ${crmId}: HTTP ${response.status}`);
 		}
 		if (delivery === 1 && again === 'after the first run') {
-			await untilTrue(`the keys of ${crmId} written back`, () => writeBacksOf(crm, crmId) > 0);
+			await untilTrue(
+				`the keys of ${crmId} written back`,
+				() => keysWrittenBack(crm, crmId).length > 0,
+			);
 		}
 	}
 }
@@ -107,23 +96,14 @@ export async function deliverEachTwice(
 	);
 	for (const crmId of sameInstantIds) {
 		const answers = await Promise.all(
-			Array.from({ length: SAME_INSTANT.deliveries }, () => postToWebhook(url, contactFor(crmId))),
+			Array.from({ length: SAME_INSTANT.deliveries }, () => postToWebhook(url, crmContact(crmId))),
 		);
 		const refused = answers.filter((answer) => answer.status !== 200).length;
 		if (refused) throw new Error(`${refused} deliveries of ${crmId} not answered with HTTP 200`);
 	}
 	const expectedRuns = 2 * count + SAME_INSTANT.contacts * SAME_INSTANT.deliveries;
 
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: example.id }));
-	let runs: Array<{ id: string; status: string }> = [];
-	await untilTrue(`${expectedRuns} ended executions of ${example.id}`, async () => {
-		const page = await restJson<{ results: typeof runs }>(
-			rest,
-			`/rest/executions?filter=${filter}&limit=100`,
-		);
-		runs = page.results;
-		return runs.length >= expectedRuns && runs.every((run) => runHasEnded(run.status));
-	});
+	const runs = await endedRuns(rest, example.id, expectedRuns, GIVE_UP_MS);
 
 	const ranBy = workers.map((worker) => ({
 		name: worker.name,
@@ -134,17 +114,14 @@ export async function deliverEachTwice(
 	const statuses: Record<string, number> = {};
 	for (const detail of details) statuses[detail.status] = (statuses[detail.status] ?? 0) + 1;
 
-	const clients = service.clients();
-	const contracts = service.contracts();
 	const contacts = planned.map(({ crmId, again }) => {
-		const own = clients.filter((client) => client.customKey === crmId);
-		const keys = new Set(own.map((client) => client.clientKey));
+		const { clients, contracts } = leftAtService(service, crmId);
 		return {
 			crmId,
 			again,
-			clients: own.length,
-			contracts: contracts.filter((contract) => keys.has(contract.clientKey)).length,
-			writeBacks: writeBacksOf(crm, crmId),
+			clients: clients.length,
+			contracts: contracts.length,
+			writeBacks: keysWrittenBack(crm, crmId).length,
 			workers: details
 				.filter((detail) => detail.crmId === crmId)
 				.map((detail) => ranBy.find((worker) => worker.started.has(detail.id))?.name ?? '?'),
@@ -152,7 +129,7 @@ export async function deliverEachTwice(
 	});
 	const sameInstant = {
 		deliveries: SAME_INSTANT.deliveries,
-		clientsPerContact: sameInstantIds.map((crmId) => clientsOf(service, crmId)),
+		clientsPerContact: sameInstantIds.map((crmId) => leftAtService(service, crmId).clients.length),
 	};
 	return { contacts, statuses, sameInstant };
 }

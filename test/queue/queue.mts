@@ -22,13 +22,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-	createDeliveriesTable,
 	createN8nHome,
 	EXAMPLES_DIR,
 	importCredential,
 	importWorkflow,
 	importWorkflows,
-	onceExampleFor,
 	ownerSession,
 	packPackage,
 	publishWorkflow,
@@ -42,6 +40,7 @@ import {
 	postToWebhook,
 } from '../e2e/n8n-instance.mts';
 import { ensureN8n } from '../e2e/n8n-runtime.mts';
+import { makeDeliveriesTable, onceExampleFor } from '../e2e/once-example.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import {
 	startStandIn,
@@ -337,10 +336,7 @@ async function startServices(
 	const crm = await startRecorder();
 	stops.push(() => crm.close());
 	progress('making the data table the once example records deliveries in…');
-	const firstStart = await startN8n(mainHome);
-	const deliveriesTableId = await createDeliveriesTable(await ownerSession(firstStart.url));
-	await firstStart.stop();
-	const onceExample = onceExampleFor(crm.url, deliveriesTableId);
+	const onceExample = onceExampleFor(crm.url, await makeDeliveriesTable(mainHome));
 
 	progress('importing the credential and both webhook examples, publishing them…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
