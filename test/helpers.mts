@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import {
 	runWorkflow,
 	type CredentialSource,
@@ -8,13 +8,17 @@ import {
 } from './engine/n8n-engine.mts';
 import { startStandIn, type StandIn, type StandInOptions } from './service/stand-in.mts';
 
-/** A stand-in service for the whole file, emptied before each test. */
+/**
+ * A fresh stand-in service for each test. Each is on a port of its own, so each is an account the
+ * node has not talked to: what the node's shared pace learned in one test (pace.ts) does not
+ * carry over into the next.
+ */
 export function useStandIn(options?: StandInOptions): () => StandIn {
 	let service: StandIn | undefined;
-	beforeAll(async () => {
+	beforeEach(async () => {
+		await service?.close();
 		service = await startStandIn(options);
 	});
-	beforeEach(() => service?.reset());
 	afterAll(async () => {
 		await service?.close();
 	});

@@ -1,8 +1,9 @@
 /**
- * Bulk runs that pace themselves: hundreds of contacts through Client → Create, no Batching, no
+ * Runs that pace themselves: hundreds of contacts through Client → Create, no Batching, no
  * Retry On Fail, against a service that allows R requests per second (429 + Retry-After beyond
  * it, nothing done for a refused request). Every contact is created exactly once, the run
- * succeeds within 1.5 × N / R, and the share of refused requests is printed.
+ * succeeds within 1.5 × N / R, and the share of refused requests is printed. The same holds for
+ * many one-contact executions at once, as a CRM's bulk change starts them: they share one pace.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
@@ -87,5 +88,117 @@ describe('a service that limits its rate', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(createdOnce(service(), 400)).toEqual({ created: 400, twice: 0, missing: 0 });
+	}, 60_000);
+});
+
+/** One execution per contact, all started at the same moment, as a CRM's webhooks start them. */
+async function oneExecutionEach(items: IDataObject[], parameters: IDataObject = CREATE_CLIENT) {
+	return await Promise.all(
+		items.map(async (item) => await runStep(service(), parameters, { items: [item] })),
+	);
+}
+
+describe('many one-contact executions at once share one pace per account', () => {
+	it('100 executions at once, 20 per second allowed: each contact once, none failed, then a second storm', async () => {
+		service().settings.rateLimit = { perSecond: 20 };
+		const startedAt = Date.now();
+		const runs = await oneExecutionEach(contacts(100));
+		const first = report('100 one-contact executions at once', 100, 20, startedAt);
+
+		expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
+		expect(createdOnce(service(), 100)).toEqual({ created: 100, twice: 0, missing: 0 });
+		expect(first.seconds).toBeLessThan((1.5 * 100) / 20);
+
+		const secondFrom = service().requests.length;
+		const again = await oneExecutionEach(contacts(200).slice(100));
+		const refusedAgain = service()
+			.requests.slice(secondFrom)
+			.filter((request) => request.limited).length;
+		process.stdout.write(
+			`pacing second storm: ${refusedAgain} of ${service().requests.length - secondFrom} requests refused\n`,
+		);
+		expect(again.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
+		expect(createdOnce(service(), 200)).toEqual({ created: 200, twice: 0, missing: 0 });
+		// The second storm starts at the pace the first one learned: its first burst is not refused.
+		expect(refusedAgain).toBeLessThan(10);
+	}, 60_000);
+
+	it('a Retry-After that one execution is given holds back the requests of another', async () => {
+		service().injectFault(
+			{
+				kind: 'status',
+				status: 429,
+				body: { code: '429', message: 'Too many requests' },
+				headers: { 'retry-after': '1' },
+			},
+			{ times: 1 },
+		);
+		const first = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
+		while (!service().requests[0]?.repliedAt) await sleep(5);
+		// The first execution reads the refusal a moment after the service sent it.
+		await sleep(200);
+		const heldFrom = service().requests[0].repliedAt!;
+		const [other] = contacts(2).slice(1);
+		const second = await runStep(service(), CREATE_CLIENT, { items: [other] });
+		await first;
+
+		expect(second.error).toBeUndefined();
+		const otherRequest = service().requests.find((request) =>
+			request.rawBody.includes(other.crmId as string),
+		)!;
+		expect(otherRequest.receivedAt - heldFrom).toBeGreaterThanOrEqual(950);
+		expect(createdOnce(service(), 2)).toEqual({ created: 2, twice: 0, missing: 0 });
+	});
+
+	it('Options → Timeout, when set, ends an item’s wait for its turn: it fails, and nothing is sent for it', async () => {
+		service().injectFault(
+			{
+				kind: 'status',
+				status: 429,
+				body: { code: '429', message: 'Too many requests' },
+				headers: { 'retry-after': '3' },
+			},
+			{ times: 1 },
+		);
+		const holding = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
+		while (!service().requests[0]?.repliedAt) await sleep(5);
+		// The first execution reads the refusal a moment after the service sent it.
+		await sleep(200);
+		const [other] = contacts(2).slice(1);
+		const waiting = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
+			{ items: [other] },
+		);
+		await holding;
+
+		expect(waiting.error?.message).toBe(
+			'The item had no turn at the service within Options → Timeout (0.5 s)',
+		);
+		expect(waiting.error?.description).toMatch(/Nothing was sent to the service/);
+		expect(
+			service().requests.some((request) => request.rawBody.includes(String(other.crmId))),
+		).toBe(false);
+	});
+
+	it('a one-contact execution that arrives during a bulk run of 300 is served within seconds, not after it', async () => {
+		service().settings.rateLimit = { perSecond: 30 };
+		const bulk = runStep(service(), CREATE_CLIENT, { items: contacts(300) });
+		await sleep(2000);
+		const arrivedAt = Date.now();
+		const single = await runStep(service(), CREATE_CLIENT, {
+			items: [{ name: 'Single', email: 'single@example.com', crmId: 'single' }],
+		});
+		const servedAfter = (Date.now() - arrivedAt) / 1000;
+		const bulkRun = await bulk;
+		const bulkSeconds = (Date.now() - arrivedAt) / 1000;
+		process.stdout.write(
+			`pacing during a bulk run: the single contact took ${servedAfter.toFixed(1)} s, the bulk run ${bulkSeconds.toFixed(1)} s more\n`,
+		);
+
+		expect(single.error).toBeUndefined();
+		expect(bulkRun.error).toBeUndefined();
+		expect(servedAfter).toBeLessThan(2);
+		expect(bulkSeconds).toBeGreaterThan(4);
 	}, 60_000);
 });

@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { Pace, paceLimits } from '../../nodes/ContractSigning/shared/pace';
+import { describe, expect, it, vi } from 'vitest';
+import { AccountPaces, Pace, paceLimits } from '../../nodes/ContractSigning/shared/pace';
+
+const RUN = {};
 
 /** Starts `count` turns; resolves with how many got theirs within `ms`. */
 async function turnsWithin(pace: Pace, count: number, ms: number) {
 	let got = 0;
-	for (let index = 0; index < count; index++) void pace.turn().then(() => (got += 1));
+	for (let index = 0; index < count; index++) void pace.turn(RUN).then(() => (got += 1));
 	await new Promise((resolve) => setTimeout(resolve, ms));
 	return got;
 }
@@ -18,12 +20,12 @@ describe('Pace', () => {
 
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
-		const started = await Promise.all(Array.from({ length: 20 }, async () => await pace.turn()));
+		const started = await Promise.all(Array.from({ length: 20 }, async () => await pace.turn(RUN)));
 		pace.done(started[0], 'busy');
 		// 19 still under way: the window is half of the 20 there were, so nothing more goes now.
 		expect(pace.atOnce).toBe(10);
 		let entered = 0;
-		for (let index = 0; index < 3; index++) void pace.turn().then(() => (entered += 1));
+		for (let index = 0; index < 3; index++) void pace.turn(RUN).then(() => (entered += 1));
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(entered).toBe(0);
 		for (const sentAt of started.slice(1, 11)) pace.done(sentAt, 'other');
@@ -36,7 +38,7 @@ describe('Pace', () => {
 		const pace = new Pace();
 		const now = Date.now();
 		const sentAt = now - 10;
-		void Promise.all(Array.from({ length: 16 }, async () => await pace.turn()));
+		void Promise.all(Array.from({ length: 16 }, async () => await pace.turn(RUN)));
 		pace.done(sentAt + 20, 'busy', now);
 		const window = pace.atOnce;
 		for (let index = 0; index < window + 1; index++) pace.done(now, 'accepted', now + 1);
@@ -62,7 +64,7 @@ describe('Pace', () => {
 		const times: number[] = [];
 		await Promise.all(
 			Array.from({ length: 4 }, async () => {
-				times.push(await pace.turn());
+				times.push(await pace.turn(RUN));
 			}),
 		);
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
@@ -81,20 +83,20 @@ describe('Pace', () => {
 		const pace = new Pace();
 		const startedAt = Date.now();
 		pace.holdUntil(startedAt + 200);
-		expect((await pace.turn()) - startedAt).toBeGreaterThanOrEqual(195);
+		expect((await pace.turn(RUN)) - startedAt).toBeGreaterThanOrEqual(195);
 	});
 
 	it('a turn still waiting ends when the execution is stopped, and frees nothing twice', async () => {
 		const pace = new Pace({ maxAtOnce: 1 });
 		const stop = new AbortController();
-		const first = await pace.turn(stop.signal);
-		const waiting = pace.turn(stop.signal);
+		const first = await pace.turn(RUN, stop.signal);
+		const waiting = pace.turn(RUN, stop.signal);
 		stop.abort();
 		await expect(waiting).rejects.toThrow(
 			'The execution was canceled while the node waited for its turn',
 		);
 		pace.done(first, 'accepted');
-		expect(await pace.turn()).toBeGreaterThan(0);
+		expect(await pace.turn(RUN)).toBeGreaterThan(0);
 	});
 });
 
@@ -112,5 +114,83 @@ describe('paceLimits', () => {
 		['x', { maxAtOnce: undefined, maxPerSecond: undefined }],
 	])('%j → %j', (value, limits) => {
 		expect(paceLimits(value)).toEqual(limits);
+	});
+});
+
+describe('Pace shared by runs', () => {
+	it('gives turns round the waiting runs: one that comes later is not queued behind all of another', async () => {
+		const pace = new Pace({ maxAtOnce: 1 });
+		const bulk = {};
+		const single = {};
+		const order: string[] = [];
+		const first = await pace.turn(bulk);
+		const turns = [
+			...[1, 2, 3].map(async () => {
+				await pace.turn(bulk);
+				order.push('bulk');
+			}),
+			(async () => {
+				await pace.turn(single);
+				order.push('single');
+			})(),
+		];
+		pace.done(first, 'accepted');
+		for (let index = 0; index < 3; index++) {
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			pace.done(Date.now(), 'accepted');
+		}
+		await Promise.all(turns);
+		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
+	});
+
+	it('opens up again once the service has said nothing of being busy for a minute', () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const pace = new Pace();
+			const now = Date.now();
+			for (let index = 0; index < 10; index++) pace.done(now, 'accepted', now + index);
+			pace.done(now + 20, 'busy', now + 21);
+			expect(pace.perSecond).toBe(8);
+			vi.setSystemTime(now + 30_000);
+			void pace.turn(RUN);
+			expect(pace.perSecond).toBeDefined();
+			pace.done(now + 30_000, 'accepted');
+			vi.setSystemTime(now + 90_000);
+			void pace.turn(RUN);
+			expect(pace.perSecond).toBeUndefined();
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});
+
+describe('AccountPaces', () => {
+	it('one pace per origin and key; the key is kept only as a hash', () => {
+		const paces = new AccountPaces();
+		const pace = paces.of('https://a.example', 'sk_live_123456');
+		expect(paces.of('https://a.example', 'sk_live_123456')).toBe(pace);
+		expect(paces.of('https://b.example', 'sk_live_123456')).not.toBe(pace);
+		expect(paces.of('https://a.example', 'sk_live_654321')).not.toBe(pace);
+		expect(
+			JSON.stringify([...(paces as unknown as { paces: Map<string, unknown> }).paces.keys()]),
+		).not.toContain('sk_live');
+	});
+
+	it('forgets an account idle for its time, but not one with requests under way', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const paces = new AccountPaces(60_000);
+			const now = Date.now();
+			const idle = paces.of('https://idle.example', 'sk_idle_123456');
+			const busy = paces.of('https://busy.example', 'sk_busy_123456');
+			await busy.turn(RUN);
+			vi.setSystemTime(now + 61_000 + 1000);
+			paces.of('https://other.example', 'sk_other_12345');
+			expect(paces.size).toBe(2);
+			expect(paces.of('https://busy.example', 'sk_busy_123456')).toBe(busy);
+			expect(paces.of('https://idle.example', 'sk_idle_123456')).not.toBe(idle);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });

@@ -1,23 +1,29 @@
 /**
- * How fast one run of the node sends: at the service's own pace, without Batching to tune.
+ * How fast the node sends to one service account, for every execution at once.
  *
- * n8n starts every item's request at once (see the top of send.ts); a service that limits its
- * rate refuses most of them, and without a pace they all come back together, wave after wave.
- * So each request first waits for its turn here, the way TCP paces a connection, from the moment
- * the service first says it is busy (429 or 503, or a refused connection):
+ * n8n starts every item's request at once (see the top of send.ts), and a CRM that changes many
+ * contacts starts as many executions at once. A service that limits its rate refuses most of them,
+ * and without a pace they all come back together, wave after wave. So each request first waits
+ * for its turn here, the way TCP paces a connection, from the moment the service first says it is
+ * busy (429 or 503, or a refused connection):
  * - a window of requests at once: half of those under way at that moment, halved again at each
  *   new burst of refusals, and growing by about one per round of replies while it keeps up;
  * - a rate: requests are spaced out, starting from what the service accepted in the last second,
- *   about 3 % faster a second while it keeps up, and a fifth slower at each new burst of refusals;
+ *   about 3 % faster a second (at least 0.2 requests per second faster a second) while it keeps
+ *   up, and a fifth below what it accepted in the last second at each new burst of refusals;
  * - a `Retry-After` holds back every request until it has passed.
- * Until then nothing holds a request back, so a service that keeps up is used as fast as before:
- * a first window of 32 or 64 requests cut the first burst's refusals to 15–40 % of what they are
- * without one, but made runs of constant fields 40–60 % slower in the benchmark. A user who
- * knows the service's numbers can cap both from the start. Waiting for a turn is not a retry:
- * the item has not been refused.
+ * Until then nothing holds a request back, so a service that keeps up is used as fast as n8n
+ * sends (BENCHMARKS.md, "The cold start", has what a first window would cost and save). Once the
+ * service has said nothing of being busy for a minute and nothing is waiting, the pace opens up
+ * again. Turns go round the runs that wait, one each in turn, so a run of one item is not queued
+ * behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
+ *
+ * One pace per account is kept for the whole n8n process (see `AccountPaces`); a run of the node
+ * whose user set Request Rate also gets a pace of its own with those limits, that learns nothing.
  */
-import type { INodeProperties } from 'n8n-workflow';
-import { Cancelled, pause } from './waits';
+import { createHash } from 'node:crypto';
+import { sleep, type INodeProperties } from 'n8n-workflow';
+import { Cancelled } from './waits';
 
 export const requestRateField: INodeProperties = {
 	displayName: 'Request Rate',
@@ -26,7 +32,7 @@ export const requestRateField: INodeProperties = {
 	placeholder: 'Add Limit',
 	default: {},
 	description:
-		'The node finds the service’s pace by itself: it sends every item’s request at once while the service keeps up, and slows down and spaces requests out once the service says it is busy. Add a limit if you know your service’s numbers.',
+		'The node finds the service’s pace by itself, for all executions that use the same account at once: it sends right away while the service keeps up, and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
 	options: [
 		{
 			displayName: 'Max Requests per Second',
@@ -35,7 +41,7 @@ export const requestRateField: INodeProperties = {
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 10,
 			description:
-				'The node never sends faster than this, such as the limit your service’s plan allows',
+				'This node never sends faster than this within one execution, such as the limit your service’s plan allows',
 		},
 		{
 			displayName: 'Max Requests at Once',
@@ -43,7 +49,8 @@ export const requestRateField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 1000 },
 			default: 10,
-			description: 'How many requests may wait for the service’s answer at the same time',
+			description:
+				'How many of this node’s requests may wait for the service’s answer at the same time, within one execution',
 		},
 	],
 };
@@ -72,10 +79,52 @@ const LARGEST_WINDOW = 100_000;
 const WAITING_FOR_TURN = 'while the node waited for its turn';
 const SLOWER = 0.8;
 const FASTER_PER_SECOND = 0.03;
+/** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
+const LEAST_GAIN_PER_SECOND = 0.2;
 const SLOWEST_RATE = 0.5;
+/** After this long without the service saying it is busy, an idle pace opens up again. */
+const QUIET_MS = 60_000;
+
+interface Waiter {
+	gone: boolean;
+	enter: (sentAt: number) => void;
+}
+
+/** One run's waiting requests, first come first served. */
+class Line {
+	private items: Waiter[] = [];
+
+	private head = 0;
+
+	push(waiter: Waiter): void {
+		this.items.push(waiter);
+	}
+
+	/** The next waiter still there, or undefined. */
+	next(): Waiter | undefined {
+		while (this.head < this.items.length) {
+			const waiter = this.items[this.head++];
+			if (this.head > 1024 && 2 * this.head > this.items.length) {
+				this.items = this.items.slice(this.head);
+				this.head = 0;
+			}
+			if (!waiter.gone) return waiter;
+		}
+		return undefined;
+	}
+
+	get empty(): boolean {
+		return this.head >= this.items.length;
+	}
+}
 
 export class Pace {
 	private inFlight = 0;
+
+	private waiting = 0;
+
+	/** Each waiting run's line; the map's order is the rotation. */
+	private readonly lines = new Map<object, Line>();
 
 	private window: number;
 
@@ -92,18 +141,19 @@ export class Pace {
 
 	private lastSlowdownAt = 0;
 
-	/** When the run's latest request was accepted. */
+	/** When the pending wake-up is due, if one is. */
+	private wakeAt?: number;
+
+	/** When the latest request of this pace was accepted. */
 	lastAcceptedAt = 0;
+
+	/** When a request last asked for a turn or ended. */
+	lastUsedAt = Date.now();
 
 	/** Reply times of accepted requests; those from `acceptedFrom` on are of the last second. */
 	private accepted: number[] = [];
 
 	private acceptedFrom = 0;
-
-	/** Requests waiting for a place, in the order they came; those before `waitingFrom` have one. */
-	private waiting: Array<{ gone: boolean; enter: () => void }> = [];
-
-	private waitingFrom = 0;
 
 	constructor(private readonly limits: PaceLimits = {}) {
 		this.window = limits.maxAtOnce ?? LARGEST_WINDOW;
@@ -111,38 +161,49 @@ export class Pace {
 	}
 
 	/**
-	 * Waits for a request's turn: a place in the window, its moment at the current rate, and the
-	 * end of any hold the service asked for. Returns the time it may be sent, for `done`.
+	 * Waits for a request's turn: a place in the window, its moment at the current rate, the end
+	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
+	 * request's run is known by. Returns the time it may be sent, for `done`.
 	 */
-	async turn(cancel?: AbortSignal): Promise<number> {
-		await this.place(cancel);
-		let sentAt: number | undefined;
-		try {
-			sentAt = await this.moment(cancel);
-			return sentAt;
-		} finally {
-			// Canceled while waiting: the place is given up.
-			if (sentAt === undefined) this.leave();
+	async turn(run: object, cancel?: AbortSignal): Promise<number> {
+		if (cancel?.aborted) throw new Cancelled(WAITING_FOR_TURN);
+		const now = Date.now();
+		this.lastUsedAt = now;
+		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
+			this.openUp();
 		}
-	}
-
-	private async moment(cancel?: AbortSignal): Promise<number> {
-		for (;;) {
-			const now = Date.now();
-			const at = Math.max(this.notBefore, this.nextSendAt);
-			if (at <= now) {
-				this.nextSendAt = now + (this.rate ? 1000 / this.rate : 0);
-				return now;
+		return await new Promise<number>((resolve, reject) => {
+			const onAbort = () => {
+				waiter.gone = true;
+				this.waiting -= 1;
+				reject(new Cancelled(WAITING_FOR_TURN));
+			};
+			const waiter: Waiter = {
+				gone: false,
+				enter: (sentAt) => {
+					cancel?.removeEventListener('abort', onAbort);
+					resolve(sentAt);
+				},
+			};
+			cancel?.addEventListener('abort', onAbort, { once: true });
+			let line = this.lines.get(run);
+			if (!line) {
+				line = new Line();
+				this.lines.set(run, line);
 			}
-			await pause(at - now, cancel);
-		}
+			line.push(waiter);
+			this.waiting += 1;
+			this.letIn();
+		});
 	}
 
 	/** A request that had its turn has ended: the pace learns from how. */
 	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
+		this.lastUsedAt = now;
 		if (outcome === 'accepted') this.keptUp(now);
 		if (outcome === 'busy') this.refused(sentAt, now);
-		this.leave();
+		this.inFlight -= 1;
+		this.letIn();
 	}
 
 	/** The service asked that nothing be sent before this time. */
@@ -160,6 +221,55 @@ export class Pace {
 		return this.rate;
 	}
 
+	/** Nothing under way and nothing waiting. */
+	get idle(): boolean {
+		return this.inFlight === 0 && this.waiting === 0;
+	}
+
+	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
+	private letIn(): void {
+		while (this.waiting > 0 && this.inFlight < this.atOnce) {
+			const now = Date.now();
+			const at = Math.max(this.notBefore, this.nextSendAt);
+			if (at > now) {
+				this.wakeUpAt(at);
+				return;
+			}
+			const waiter = this.nextInRotation();
+			if (!waiter) return;
+			this.waiting -= 1;
+			this.inFlight += 1;
+			this.nextSendAt = now + (this.rate ? 1000 / this.rate : 0);
+			waiter.enter(now);
+		}
+	}
+
+	/** The first waiter of the run whose turn it is; that run goes to the back of the rotation. */
+	private nextInRotation(): Waiter | undefined {
+		for (const [run, line] of this.lines) {
+			this.lines.delete(run);
+			const waiter = line.next();
+			if (!line.empty) this.lines.set(run, line);
+			if (waiter) return waiter;
+		}
+		return undefined;
+	}
+
+	private wakeUpAt(at: number): void {
+		if (this.wakeAt !== undefined && this.wakeAt <= at) return;
+		this.wakeAt = at;
+		void sleep(Math.max(1, at - Date.now())).then(() => {
+			if (this.wakeAt === at) this.wakeAt = undefined;
+			this.letIn();
+		});
+	}
+
+	private openUp(): void {
+		this.window = this.limits.maxAtOnce ?? LARGEST_WINDOW;
+		this.doubleUntil = Infinity;
+		this.rate = this.limits.maxPerSecond;
+	}
+
 	private keptUp(now: number): void {
 		this.lastAcceptedAt = now;
 		this.accepted.push(now);
@@ -169,8 +279,9 @@ export class Pace {
 			this.window = Math.min(this.window, LARGEST_WINDOW);
 		}
 		if (this.rate !== undefined) {
-			const faster = this.rate + Math.max(FASTER_PER_SECOND * this.rate, 1) / this.rate;
-			// Only as far as the run really sends: a rate far above that says nothing of the service.
+			const gain = Math.max(FASTER_PER_SECOND * this.rate, LEAST_GAIN_PER_SECOND);
+			const faster = this.rate + gain / this.rate;
+			// Only as far as the pace really sends: a rate far above that says nothing of the service.
 			if (faster <= 2 * lastSecond + 1) {
 				this.rate = Math.min(faster, this.limits.maxPerSecond ?? Infinity);
 			}
@@ -185,7 +296,9 @@ export class Pace {
 			this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
 			this.window = this.doubleUntil;
 		}
-		const from = this.rate ?? Math.max(this.acceptedInLastSecond(now), this.inFlight);
+		// What the service accepted is what it allows; the rate never rises at a refusal.
+		const accepted = this.acceptedInLastSecond(now);
+		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
 		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
 	}
 
@@ -202,44 +315,49 @@ export class Pace {
 		}
 		return this.accepted.length - this.acceptedFrom;
 	}
+}
 
-	private async place(cancel?: AbortSignal): Promise<void> {
-		if (this.waitingFrom === this.waiting.length && this.inFlight < this.atOnce) {
-			this.inFlight += 1;
-			return;
+/** An account not used for this long is forgotten; so is its pace. */
+export const FORGET_AFTER_MS = 5 * 60_000;
+
+/**
+ * The paces of the accounts this n8n process talks to, each shared by every execution of every
+ * workflow in it (the main process in regular mode, each worker in queue mode). An account is its
+ * Base URL's origin and its API key, kept only as a hash. Nothing of it outlives the process, and
+ * an account idle for `forgetAfterMs` is dropped, so memory stays bounded by the accounts in use.
+ */
+export class AccountPaces {
+	private readonly paces = new Map<string, Pace>();
+
+	private sweptAt = 0;
+
+	constructor(private readonly forgetAfterMs = FORGET_AFTER_MS) {}
+
+	/** The pace of the account at `origin` with `apiKey`. */
+	of(origin: string, apiKey: string): Pace {
+		this.forgetIdle();
+		const account = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex');
+		let pace = this.paces.get(account);
+		if (!pace) {
+			pace = new Pace();
+			this.paces.set(account, pace);
 		}
-		if (cancel?.aborted) return await Promise.reject(new Cancelled(WAITING_FOR_TURN));
-		await new Promise<void>((resolve, reject) => {
-			const waiter = { gone: false, enter: () => {} };
-			// A stopped item keeps its place in the queue, marked gone, and is passed over.
-			const onAbort = () => {
-				waiter.gone = true;
-				reject(new Cancelled(WAITING_FOR_TURN));
-			};
-			waiter.enter = () => {
-				cancel?.removeEventListener('abort', onAbort);
-				resolve();
-			};
-			cancel?.addEventListener('abort', onAbort, { once: true });
-			this.waiting.push(waiter);
-		});
+		return pace;
 	}
 
-	private leave(): void {
-		this.inFlight -= 1;
-		while (this.waitingFrom < this.waiting.length && this.inFlight < this.atOnce) {
-			this.inFlight += 1;
-			const waiter = this.waiting[this.waitingFrom];
-			this.waitingFrom += 1;
-			if (waiter.gone) {
-				this.inFlight -= 1;
-				continue;
-			}
-			waiter.enter();
-		}
-		if (this.waitingFrom > 1024 && 2 * this.waitingFrom > this.waiting.length) {
-			this.waiting = this.waiting.slice(this.waitingFrom);
-			this.waitingFrom = 0;
+	/** How many accounts are remembered now. */
+	get size(): number {
+		return this.paces.size;
+	}
+
+	private forgetIdle(now = Date.now()): void {
+		if (now - this.sweptAt < 1000) return;
+		this.sweptAt = now;
+		for (const [account, pace] of this.paces) {
+			if (pace.idle && now - pace.lastUsedAt > this.forgetAfterMs) this.paces.delete(account);
 		}
 	}
 }
+
+/** The one set of account paces of this n8n process. */
+export const accountPaces = new AccountPaces();

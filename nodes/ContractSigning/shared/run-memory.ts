@@ -17,7 +17,10 @@ export class RunMemory<Attempt> {
 
 	private credential?: Promise<unknown>;
 
-	/** The run's pace (see pace.ts), with the limits the user set, read for the run's first request. */
+	/**
+	 * The run's own pace with the Request Rate limits the user set, read for the run's first
+	 * request; it caps the run and learns nothing (the account's pace, in pace.ts, learns).
+	 */
 	paceOnce(limits: () => PaceLimits): Pace {
 		this.pace ??= new Pace(limits());
 		return this.pace;

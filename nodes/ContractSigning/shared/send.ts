@@ -52,7 +52,7 @@ import {
 	type ReplyHeaders,
 	type Resource,
 } from './reply';
-import { paceLimits, type PaceOutcome } from './pace';
+import { accountPaces, paceLimits, type Pace, type PaceOutcome } from './pace';
 import { memoryOf, type RunMemory } from './run-memory';
 import { SecretMask } from './secret';
 import { serviceKey, serviceRoot } from './service-access';
@@ -109,10 +109,11 @@ interface Attempt {
 	simplify?: boolean;
 }
 
-/** The run's credential, ready to send with, and the mask for what comes back. */
+/** The run's credential, ready to send with, the mask for what comes back, the account's pace. */
 interface Access {
 	credential: ICredentialDataDecryptedObject;
 	mask: SecretMask;
+	pace: Pace;
 }
 
 /** A failure that may be sent again in this run (the send loop marks the final ones). */
@@ -149,14 +150,17 @@ async function accessOf(context: IExecuteSingleFunctions): Promise<Access | Fail
 			description: `${NOTHING_SENT} Select the credential again in the node, or create it anew.`,
 		};
 	}
+	let pace: Pace;
 	try {
-		serviceRoot(credential.baseUrl);
-		serviceKey(credential.apiKey);
+		pace = accountPaces.of(
+			new URL(serviceRoot(credential.baseUrl)).origin,
+			serviceKey(credential.apiKey),
+		);
 	} catch (error) {
 		return { ...inputFailure(error), description: NOTHING_SENT };
 	}
 	const apiKey = typeof credential.apiKey === 'string' ? credential.apiKey : undefined;
-	return { credential, mask: new SecretMask(apiKey) };
+	return { credential, mask: new SecretMask(apiKey), pace };
 }
 
 /** How many items this run of the node has, for the run's memory to know when it is done. */
@@ -301,8 +305,8 @@ function stillBusy(failure: Failure, retries: number, waitedMs: number, nextMs: 
 
 /**
  * Sends the item, in its turn (pace.ts), until the service acts, waiting out a busy service (429,
- * 503, no connection) within the user's limits; one Retry-After holds back every request of this
- * run of the node.
+ * 503, no connection) within the user's limits; one Retry-After holds back every request to the
+ * account.
  */
 async function sendUntilServed(
 	context: IExecutePaginationFunctions,
@@ -332,25 +336,34 @@ async function sendInTurn(
 	memory: RunMemory<Attempt>,
 	cancel: AbortSignal,
 ): Promise<Result> {
-	const pace = memory.paceOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
+	const cap = memory.paceOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
+	const { pace } = access;
+	const turns = turnSignal(context, cancel);
 	let limits: WaitLimits | undefined;
 	let retries = 0;
 	let waitedMs = 0;
 	let refusedAt = 0;
 	for (;;) {
-		const sentAt = await pace.turn(cancel);
 		let result: Result | undefined;
+		const cappedAt = await takeTurn(context, cap, memory, turns);
+		if (typeof cappedAt !== 'number') return cappedAt;
 		try {
-			result = await sendOnce(context, operation, requestData, envelope, access, cancel);
+			const sentAt = await takeTurn(context, pace, memory, turns);
+			if (typeof sentAt !== 'number') return sentAt;
+			try {
+				result = await sendOnce(context, operation, requestData, envelope, access, cancel);
+			} finally {
+				pace.done(sentAt, paceOutcome(result));
+			}
 		} finally {
-			pace.done(sentAt, paceOutcome(result));
+			cap.done(cappedAt, 'other');
 		}
 		if (result.ok) return result;
 		const { failure } = result;
 		if (failure.outcome !== 'busy') {
 			return { ...result, final: failure.outcome === 'unknown' && !!operation.mayExist };
 		}
-		// While other requests of the run get through, the service is pacing the run, not stuck.
+		// While other requests to the account get through, the service is pacing them, not stuck.
 		if (pace.lastAcceptedAt > refusedAt) {
 			retries = 0;
 			waitedMs = 0;
@@ -366,6 +379,45 @@ async function sendInTurn(
 		waitedMs += nextMs;
 		retries += 1;
 	}
+}
+
+interface TurnSignal {
+	signal: AbortSignal;
+	cancel: AbortSignal;
+	/** Options → Timeout as the user set it, which also ends the item's wait for its turns. */
+	timeout?: { ms: number; signal: AbortSignal };
+}
+
+/** What ends an item's wait for its turns: a stop, and Options → Timeout when the user set it. */
+function turnSignal(context: IExecutePaginationFunctions, cancel: AbortSignal): TurnSignal {
+	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
+	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel, cancel };
+	const timedOut = AbortSignal.timeout(timeout);
+	return {
+		signal: AbortSignal.any([cancel, timedOut]),
+		cancel,
+		timeout: { ms: timeout, signal: timedOut },
+	};
+}
+
+/** The item's turn at a pace; a failure when Options → Timeout passed first. */
+async function takeTurn(
+	context: IExecutePaginationFunctions,
+	pace: Pace,
+	run: object,
+	turns: TurnSignal,
+): Promise<number | Result> {
+	const turn = await pace.turn(run, turns.signal).catch((error: Error) => error);
+	if (typeof turn === 'number') return turn;
+	if (turns.cancel.aborted || !turns.timeout?.signal.aborted) {
+		throw new NodeOperationError(context.getNode(), turn.message);
+	}
+	return failedWith({
+		message: `The item had no turn at the service within Options → Timeout (${seconds(turns.timeout.ms)})`,
+		description: `The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} Raise Options → Timeout, or run the workflow again later.`,
+		outcome: 'busy',
+		code: 'ETIMEDOUT',
+	});
 }
 
 function paceOutcome(result: Result | undefined): PaceOutcome {
