@@ -63,6 +63,7 @@ import {
 	type RunningWorker,
 } from './n8n-queue.mts';
 import { deliverEachTwice, type OnceContact, type OnceOutcome } from './once.mts';
+import { blowStorm, describeStorm } from './storm.mts';
 import {
 	ensureRedis,
 	postgresAccount,
@@ -79,6 +80,8 @@ const ANSWER_TIMEOUT_MS = 300_000;
 const SETTLE_TIMEOUT_MS = 300_000;
 /** Contacts posted twice each to examples/crm-contact-once.json once the load has settled. */
 const ONCE_CONTACTS = 12;
+/** The CRM's bulk change at the end: contacts posted at once, the service allowing a few a second. */
+const STORM = { contacts: 100, perSecond: 4 };
 const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
 
 interface Options {
@@ -584,6 +587,15 @@ async function main(): Promise<void> {
 			},
 			ONCE_CONTACTS,
 		);
+		progress(
+			`posting ${STORM.contacts} contacts at once, the service allowing ${STORM.perSecond} requests/s…`,
+		);
+		const storm = await blowStorm(
+			`${main.url}${WEBHOOK_PATH}`,
+			service,
+			STORM.contacts,
+			STORM.perSecond,
+		);
 		await replacement.stop();
 		await survivor.stop();
 		await main.stop();
@@ -706,6 +718,16 @@ async function main(): Promise<void> {
 			acrossWorkers.length > 0 && acrossWorkers.every((contact) => contact.clients === 1),
 			`${acrossWorkers.length} of ${ONCE_CONTACTS} contacts had their two runs on different workers`,
 		);
+		check(
+			`the storm: each of ${STORM.contacts} contacts posted at once answered with its keys, one client and one contract`,
+			storm.notAnsweredOk.length === 0 && storm.notOnce.length === 0,
+			[
+				storm.notAnsweredOk.length ? `not answered OK: ${storm.notAnsweredOk.join(', ')}` : '',
+				storm.notOnce.length ? `not once: ${storm.notOnce.join(', ')}` : '',
+			]
+				.filter(Boolean)
+				.join('; ') || undefined,
+		);
 		if (strayChildren.length > 0) {
 			progress(`stopped ${strayChildren.length} child processes the killed worker left behind`);
 		}
@@ -767,6 +789,7 @@ async function main(): Promise<void> {
 			`  settled:                  ${seconds(settledAt - load.endedAt)} s after the last answer, ` +
 				`${kill ? seconds(settledAt - kill.at) : '-'} s after the kill`,
 			describeOnce(once),
+			describeStorm(storm),
 			`  wall time:                ${seconds(Date.now() - scenarioStartedAt)} s (setup, load, settling)`,
 		];
 		process.stdout.write(`${lines.join('\n')}\n`);
