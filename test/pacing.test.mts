@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { runStep, useStandIn } from './helpers.mts';
-import { CREATE_CLIENT } from './scenarios/contacts.mts';
+import { CREATE_CLIENT, rateLimited } from './scenarios/contacts.mts';
 import type { StandIn } from './service/stand-in.mts';
 
 const service = useStandIn();
@@ -98,6 +98,19 @@ async function oneExecutionEach(items: IDataObject[], parameters: IDataObject = 
 	);
 }
 
+/**
+ * Starts an execution whose one request the service refuses with a `Retry-After` of `seconds`,
+ * and waits until its node has read the refusal: from then on the account is held.
+ */
+async function firstRefusedFor(seconds: number) {
+	service().injectFault(rateLimited(seconds), { times: 1 });
+	const first = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
+	while (!service().requests[0]?.repliedAt) await sleep(5);
+	// The node reads the refusal a moment after the service sent it.
+	await sleep(200);
+	return { first, heldFrom: service().requests[0].repliedAt! };
+}
+
 describe('many one-contact executions at once share one pace per account', () => {
 	it('100 executions at once, 20 per second allowed: each contact once, none failed, then a second storm', async () => {
 		service().settings.rateLimit = { perSecond: 20 };
@@ -124,20 +137,7 @@ describe('many one-contact executions at once share one pace per account', () =>
 	}, 60_000);
 
 	it('a Retry-After that one execution is given holds back the requests of another', async () => {
-		service().injectFault(
-			{
-				kind: 'status',
-				status: 429,
-				body: { code: '429', message: 'Too many requests' },
-				headers: { 'retry-after': '1' },
-			},
-			{ times: 1 },
-		);
-		const first = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
-		while (!service().requests[0]?.repliedAt) await sleep(5);
-		// The first execution reads the refusal a moment after the service sent it.
-		await sleep(200);
-		const heldFrom = service().requests[0].repliedAt!;
+		const { first, heldFrom } = await firstRefusedFor(1);
 		const [other] = contacts(2).slice(1);
 		const second = await runStep(service(), CREATE_CLIENT, { items: [other] });
 		await first;
@@ -151,26 +151,14 @@ describe('many one-contact executions at once share one pace per account', () =>
 	});
 
 	it('Options → Timeout, when set, ends an item’s wait for its turn: it fails, and nothing is sent for it', async () => {
-		service().injectFault(
-			{
-				kind: 'status',
-				status: 429,
-				body: { code: '429', message: 'Too many requests' },
-				headers: { 'retry-after': '3' },
-			},
-			{ times: 1 },
-		);
-		const holding = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
-		while (!service().requests[0]?.repliedAt) await sleep(5);
-		// The first execution reads the refusal a moment after the service sent it.
-		await sleep(200);
+		const { first } = await firstRefusedFor(3);
 		const [other] = contacts(2).slice(1);
 		const waiting = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
 			{ items: [other] },
 		);
-		await holding;
+		await first;
 
 		expect(waiting.error?.message).toBe(
 			'The item had no turn at the service within Options → Timeout (0.5 s)',
