@@ -11,6 +11,8 @@
  * A rate-limited run follows: 400 contacts against a stand-in that allows 40 requests per second
  * (429 + Retry-After beyond it, nothing done), through this node, the HTTP Request node and the raw
  * loop (which sends every refused request again after its Retry-After, as a plain client would).
+ * Then a storm: 100 executions of one contact each, posted at once, against a stand-in allowing 4
+ * requests per second, through this node, the HTTP Request node (and the other version's node).
  * With --against, the other version's node runs beside this one in the same n8n, as the package
  * `n8n-nodes-contract-signing-before` (both define the credential type; n8n uses one of the two).
  *
@@ -59,6 +61,10 @@ const againstIndex = process.argv.indexOf('--against');
 const AGAINST = againstIndex > 0 ? resolve(process.argv[againstIndex + 1]) : undefined;
 const BEFORE_PACKAGE = 'n8n-nodes-contract-signing-before';
 const RATE_LIMITED = { items: 400, latencyMs: 0, rateLimit: { perSecond: 40 } };
+/** A CRM's bulk change: one execution per contact, all posted at once, against a low limit. */
+const STORM = { executions: 100, perSecond: 4 };
+/** How long the node's pace for an account waits without refusals before it opens up again. */
+const PACE_QUIET_MS = 60_000;
 
 const execFileAsync = promisify(execFile);
 const ITEMS = option('items', 1000);
@@ -187,6 +193,11 @@ const METHODS: Method[] = [
 			]
 		: []),
 ];
+
+/** The methods of the storm: one request per execution, so no raw loop. */
+const STORM_METHODS = METHODS.filter((method) =>
+	[NODE_MAPPED, HTTP_MAPPED, BEFORE_MAPPED].includes(method.name),
+);
 
 /** The methods of the rate-limited run: the peers, and this node (and the other version). */
 const RATE_METHODS = METHODS.filter((method) =>
@@ -644,6 +655,12 @@ async function main() {
 		);
 		const rateLines = await rateLimitedRun(bench, RATE_LIMITED);
 
+		log(
+			`waiting for the pace to open up, then ${STORM.executions} one-contact executions at once, at most ${STORM.perSecond} requests per second, once per method…`,
+		);
+		await new Promise((resolve) => setTimeout(resolve, PACE_QUIET_MS + 1000));
+		const stormLines = await stormRun(bench);
+
 		const command = `npm run bench -- --items ${ITEMS} --repeat ${REPEAT} --large ${LARGE}${AGAINST ? ` --against ${AGAINST}` : ''}`;
 		const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
 		process.stdout.write(
@@ -662,6 +679,10 @@ async function main() {
 				`Rate-limited: ${RATE_LIMITED.items} contacts, the stand-in allowing ${RATE_LIMITED.rateLimit.perSecond} requests per second (1.5 × N / R = ${((1.5 * RATE_LIMITED.items) / RATE_LIMITED.rateLimit.perSecond).toFixed(1)} s):`,
 				'',
 				...rateLines,
+				'',
+				`Storm: ${STORM.executions} executions of one contact each, posted at the same moment, the stand-in allowing ${STORM.perSecond} requests per second (1.5 × N / R = ${((1.5 * STORM.executions) / STORM.perSecond).toFixed(1)} s; this node's pace for the account had opened up again first):`,
+				'',
+				...stormLines,
 				'',
 				'Targets:',
 				...targets(rows, large, largeChecks),
@@ -716,6 +737,47 @@ async function rateLimitedRun(bench: Bench, config: Config): Promise<string[]> {
 		const outcome = run.failed ? 'error' : 'success';
 		lines.push(
 			`| ${method.name} | ${Math.round(run.timeMs).toLocaleString('en')} | ${run.requests} | ${refused} | ${created} | ${method.node ? outcome : '–'} |`,
+		);
+	}
+	return lines;
+}
+
+/** Each method once in a storm: time until every execution answered, requests, refused, outcome. */
+async function stormRun(bench: Bench): Promise<string[]> {
+	const { service } = bench;
+	const lines = [
+		'| Method | Time (ms) | Requests | Refused | Contracts created | Failed executions |',
+		'|---|---|---|---|---|---|',
+	];
+	for (const method of STORM_METHODS) {
+		service.settings.latencyMs = 0;
+		service.settings.rateLimit = { perSecond: STORM.perSecond };
+		const firstRequest = service.requests.length;
+		const firstContract = service.contracts().length;
+		const startedAt = performance.now();
+		const answered = await Promise.all(
+			Array.from({ length: STORM.executions }, async () => {
+				try {
+					const response = await fetch(`${bench.n8n.url}/webhook/${workflowPath(method)}`, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({ count: 1, clientKey: bench.clientKey }),
+					});
+					await response.arrayBuffer();
+					return response.ok;
+				} catch {
+					return false;
+				}
+			}),
+		);
+		const timeMs = performance.now() - startedAt;
+		service.settings.rateLimit = undefined;
+		const requests = service.requests.slice(firstRequest);
+		const refused = requests.filter((request) => request.limited).length;
+		const created = service.contracts().length - firstContract;
+		const failed = answered.filter((ok) => !ok).length;
+		lines.push(
+			`| ${method.name} | ${Math.round(timeMs).toLocaleString('en')} | ${requests.length} | ${refused} (${((100 * refused) / Math.max(1, requests.length)).toFixed(1)} %) | ${created} | ${failed} |`,
 		);
 	}
 	return lines;
