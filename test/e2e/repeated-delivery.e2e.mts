@@ -307,10 +307,12 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 	});
 
 	// n8n 1.x's data tables fail under overlapping runs on its default SQLite database ("no such
-	// savepoint", some runs left running): the README asks for n8n 2 for contacts that arrive
+	// savepoint", some runs left running): docs/scaling.md asks for n8n 2 for contacts that arrive
 	// together, and these cases belong to n8n 2's part of the suite, as Stop does.
 	if (N8N_1X) {
-		figures.push('  contacts arriving together: n8n 2 only (README, "The same contact twice")');
+		figures.push(
+			'  contacts arriving together: n8n 2 only (docs/scaling.md, "The same contact twice")',
+		);
 		return;
 	}
 	describe('contacts that arrive together (n8n 2)', () => {
