@@ -368,7 +368,7 @@ describe(
 				.clients()
 				.filter((client) => client.customKey?.startsWith('bulk-'));
 			report(
-				`crm-contact-to-contract during a ${BULK_ITEMS}-item bulk run`,
+				`crm-contact-to-contract during a ${BULK_ITEMS}-item bulk run (requests and refused: every request to the account meanwhile, the bulk run's too)`,
 				result,
 				` · bulk run ${bulkSeconds.toFixed(1)} s, ${bulkClients.length} clients`,
 			);
