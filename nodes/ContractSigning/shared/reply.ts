@@ -122,7 +122,8 @@ function redirectFailure(status: string, headers: ReplyHeaders | undefined): Rep
 }
 
 /**
- * The one place that knows the service's reply format. Success needs a 2xx HTTP status,
+ * How the node reads the service's replies to its operations (the credential's test request
+ * checks the same `code` on its own). Success needs a 2xx HTTP status,
  * a 2xx `code` in the body (text or number) and the resource member. A failure says what it
  * means for the record (`outcome`) and, where the service asked, how long to wait.
  */
@@ -189,15 +190,15 @@ export interface TransportFailure {
 	outcome: Outcome;
 }
 
+/** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
+const TLS_FAILURE =
+	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
+
 /**
  * A failure before any usable reply: what happened, what to do, and whether the request may
  * have reached the service. n8n's own wording is kept where it is right (a refused connection)
  * and replaced where it misleads (it calls a timeout "aborted, perhaps the server is offline").
  */
-/** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
-const TLS_FAILURE =
-	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
-
 export function describeTransportFailure(
 	code: string,
 	detail: string,

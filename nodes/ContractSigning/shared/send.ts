@@ -16,7 +16,7 @@
  * execution is stopped or Options → Timeout has passed in all, and, under Retry On Fail, never
  * sends an item again that was created, or may have been. If a future n8n stopped calling the
  * hook, no request would be sent at all: the end-to-end suite runs every operation in real n8n
- * (2.41.1, 1.123.81, 2.0.x).
+ * (2.41.1 and 1.123.81 in `npm test`, 2.0.3 in `npm run test:compat`).
  *
  * Each request goes out with `helpers.httpRequestWithAuthentication`, the helper n8n's own
  * `makeRoutingRequest` calls, but with the credential read once per run of the node rather than
