@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeEach } from 'vitest';
 import {
@@ -10,7 +11,7 @@ import { startStandIn, type StandIn, type StandInOptions } from './service/stand
 
 /**
  * A fresh stand-in service for each test. Each is on a port of its own, so each is an account the
- * node has not talked to: what the node's shared pace learned in one test (pace.ts) does not
+ * node has not talked to: what the node's shared pace learned in one test (account-paces.ts) does not
  * carry over into the next.
  */
 export function useStandIn(options?: StandInOptions): () => StandIn {
@@ -67,3 +68,13 @@ export async function runStep(
 }
 
 export { seedClient } from './service/seed-client.mts';
+
+/** The output schema n8n's editor shows for an operation before a run, such as `client/create.json`. */
+export function outputSchema(path: string) {
+	return JSON.parse(
+		readFileSync(
+			new URL(`../nodes/ContractSigning/__schema__/v1.0.0/${path}`, import.meta.url),
+			'utf8',
+		),
+	) as { properties: Record<string, { properties?: unknown; items?: { properties: object } }> };
+}

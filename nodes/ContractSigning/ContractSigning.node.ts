@@ -1,26 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { clientOperation } from './resources/client';
-import {
-	defaultUserNotice,
-	organizationField,
-	usersField,
-	usersInputField,
-	usersListField,
-} from './resources/client/create';
-import { contractOperation } from './resources/contract';
-import { contractNameField, templateKeyField } from './resources/contract/create';
-import { userOperation } from './resources/user';
-import { findUserNotice } from './resources/user/get';
-import {
-	clientKeyField,
-	customKeyField,
-	emailField,
-	fullnameField,
-	simplifyField,
-	userKeyField,
-} from './shared/fields';
-import { requestRateField } from './shared/pace';
-import { retryWhenBusyField } from './shared/waits';
+import { resources } from './resources';
+import { describeResources } from './shared/describe';
+import { requestRateField, retryWhenBusyField, simplifyField } from './shared/settings';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,35 +35,7 @@ export class ContractSigning implements INodeType {
 			},
 		},
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Client', value: 'client' },
-					{ name: 'Contract', value: 'contract' },
-					{ name: 'User', value: 'user' },
-				],
-				default: 'client',
-			},
-			clientOperation,
-			contractOperation,
-			userOperation,
-			// Every field once, in the order each operation shows its own.
-			clientKeyField,
-			findUserNotice,
-			userKeyField,
-			contractNameField,
-			templateKeyField,
-			fullnameField,
-			emailField,
-			organizationField,
-			customKeyField,
-			usersInputField,
-			defaultUserNotice,
-			usersField,
-			usersListField,
+			...describeResources(resources),
 			simplifyField,
 			retryWhenBusyField,
 			requestRateField,

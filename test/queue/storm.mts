@@ -2,7 +2,7 @@
  * A CRM's bulk change in queue mode: many contacts posted at the same moment to the webhook
  * example, while the service allows a few requests per second (429 + Retry-After beyond it,
  * nothing done for a refused request). Each worker paces its own share of the account's requests
- * (pace.ts keeps one pace per account in each process); together they settle at the service's
+ * (account-paces.ts keeps one pace per account in each process); together they settle at the service's
  * limit, and every contact gets one client and one contract.
  */
 import { postToWebhook } from '../e2e/n8n-instance.mts';

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
+import { clientCreate } from '../../nodes/ContractSigning/resources/client/create';
 import {
+	envelopeRulesOf,
 	finishEnvelope,
 	labelsFromFields,
 	type EnvelopeRules,
-	type WireField,
 } from '../../nodes/ContractSigning/shared/envelope';
-import { clientCreateRules } from '../../nodes/ContractSigning/resources/client/create';
+import type { WireField } from '../../nodes/ContractSigning/shared/operation';
 
 const fullname: INodeProperties = {
 	displayName: 'Full Name',
@@ -47,6 +48,7 @@ describe('finishEnvelope', () => {
 	const rules: EnvelopeRules = {
 		labels: labelsFromFields(fields),
 		required: [{ path: 'data.client.fullname', fix: 'Enter a name.' }],
+		emails: ['data.client.users[].email'],
 	};
 
 	it('trims text, turns numbers into text and drops empty values, objects and lists', () => {
@@ -91,9 +93,24 @@ describe('finishEnvelope', () => {
 		);
 	});
 
+	it('names the fields a list entry may have, from the operation’s own fields', () => {
+		expect(() =>
+			finishEnvelope(
+				{ data: { action: 'create', client: { users: [{ email: 'a@b.co', phone: '1' }] } } },
+				rules,
+			),
+		).toThrow(
+			expect.objectContaining({
+				message: 'Users, entry 1 has a field "phone" that the service does not accept',
+				description:
+					'Give each entry of Users only email; map the entries of a list from an expression to these fields.',
+			}),
+		);
+	});
+
 	it('applies the operation’s at-least-one rule', () => {
 		expect(() =>
-			finishEnvelope({ data: { action: 'create', client: {} } }, clientCreateRules),
+			finishEnvelope({ data: { action: 'create', client: {} } }, envelopeRulesOf(clientCreate)),
 		).toThrow('There is nothing to create the client from');
 	});
 });

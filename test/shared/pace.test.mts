@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AccountPaces, Pace, paceLimits } from '../../nodes/ContractSigning/shared/pace';
+import { Pace } from '../../nodes/ContractSigning/shared/pace';
 
 const RUN = {};
 
@@ -100,23 +100,6 @@ describe('Pace', () => {
 	});
 });
 
-describe('paceLimits', () => {
-	it.each([
-		[{}, { maxAtOnce: undefined, maxPerSecond: undefined }],
-		[
-			{ maxAtOnce: 4.7, maxPerSecond: 2.5 },
-			{ maxAtOnce: 4, maxPerSecond: 2.5 },
-		],
-		[
-			{ maxAtOnce: 0, maxPerSecond: -1 },
-			{ maxAtOnce: undefined, maxPerSecond: undefined },
-		],
-		['x', { maxAtOnce: undefined, maxPerSecond: undefined }],
-	])('%j → %j', (value, limits) => {
-		expect(paceLimits(value)).toEqual(limits);
-	});
-});
-
 describe('Pace shared by runs', () => {
 	it('gives turns round the waiting runs: one that comes later is not queued behind all of another', async () => {
 		const pace = new Pace({ maxAtOnce: 1 });
@@ -158,37 +141,6 @@ describe('Pace shared by runs', () => {
 			vi.setSystemTime(now + 90_000);
 			void pace.turn(RUN);
 			expect(pace.perSecond).toBeUndefined();
-		} finally {
-			vi.useRealTimers();
-		}
-	});
-});
-
-describe('AccountPaces', () => {
-	it('one pace per origin and key; the key is kept only as a hash', () => {
-		const paces = new AccountPaces();
-		const pace = paces.of('https://a.example', 'sk_live_123456');
-		expect(paces.of('https://a.example', 'sk_live_123456')).toBe(pace);
-		expect(paces.of('https://b.example', 'sk_live_123456')).not.toBe(pace);
-		expect(paces.of('https://a.example', 'sk_live_654321')).not.toBe(pace);
-		expect(
-			JSON.stringify([...(paces as unknown as { paces: Map<string, unknown> }).paces.keys()]),
-		).not.toContain('sk_live');
-	});
-
-	it('forgets an account idle for its time, but not one with requests under way', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
-			const paces = new AccountPaces(60_000);
-			const now = Date.now();
-			const idle = paces.of('https://idle.example', 'sk_idle_123456');
-			const busy = paces.of('https://busy.example', 'sk_busy_123456');
-			await busy.turn(RUN);
-			vi.setSystemTime(now + 61_000 + 1000);
-			paces.of('https://other.example', 'sk_other_12345');
-			expect(paces.size).toBe(2);
-			expect(paces.of('https://busy.example', 'sk_busy_123456')).toBe(busy);
-			expect(paces.of('https://idle.example', 'sk_idle_123456')).not.toBe(idle);
 		} finally {
 			vi.useRealTimers();
 		}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkReply, describeTransportFailure } from '../../nodes/ContractSigning/shared/reply';
+import { clientCreate } from '../../nodes/ContractSigning/resources/client/create';
+import { contractCreate } from '../../nodes/ContractSigning/resources/contract/create';
+import { checkReply, retryAfterMs } from '../../nodes/ContractSigning/shared/reply';
 
 const client = { clientKey: 'cli_1', createTime: '2026-01-01 00:00:00', users: [] };
 
@@ -9,7 +11,7 @@ describe('checkReply', () => {
 		[201, { code: 201, message: 'Client created', client }],
 		[200, { code: '200', message: 'Client created', client }],
 	])('accepts HTTP %i with a 2xx code and the resource', (status, body) => {
-		expect(checkReply(status, body, 'client')).toEqual({ ok: true, body });
+		expect(checkReply(status, body, clientCreate)).toEqual({ ok: true, body });
 	});
 
 	it.each([
@@ -20,7 +22,7 @@ describe('checkReply', () => {
 		[503, { message: 'Down for maintenance' }, 'Down for maintenance', '503'],
 		[404, { code: '404' }, 'The service answered with code 404 and no message', '404'],
 	])('refuses HTTP %i with %j, keeping the service message', (status, body, message, httpCode) => {
-		const check = checkReply(status, body, 'client');
+		const check = checkReply(status, body, clientCreate);
 		expect(check).toMatchObject({ ok: false, message, httpCode });
 	});
 
@@ -43,7 +45,7 @@ describe('checkReply', () => {
 		],
 		['400', 'Check the fields of this node against the message above.'],
 	])('hints what to do for code %s', (code, description) => {
-		expect(checkReply(200, { code, message: 'x' }, 'contract')).toMatchObject({ description });
+		expect(checkReply(200, { code, message: 'x' }, contractCreate)).toMatchObject({ description });
 	});
 
 	it.each([
@@ -62,42 +64,30 @@ describe('checkReply', () => {
 		[200, 'OK', 'The service sent a reply that is not JSON (HTTP 200)'],
 		[200, [1, 2], 'The service sent a reply that is not JSON (HTTP 200)'],
 	])('describes a reply that is not a JSON object: HTTP %i %j', (status, body, message) => {
-		expect(checkReply(status, body, 'client')).toMatchObject({ ok: false, message });
+		expect(checkReply(status, body, clientCreate)).toMatchObject({ ok: false, message });
 	});
 
 	it('refuses a success without the resource the next steps need', () => {
-		expect(checkReply(201, { code: '201', message: 'Contract created' }, 'contract')).toMatchObject(
-			{
-				ok: false,
-				message: 'The service replied "Contract created" but sent no contract record',
-			},
-		);
+		expect(
+			checkReply(201, { code: '201', message: 'Contract created' }, contractCreate),
+		).toMatchObject({
+			ok: false,
+			message: 'The service replied "Contract created" but sent no contract record',
+		});
 	});
 });
 
-describe('describeTransportFailure', () => {
-	it('keeps n8n’s message for a refused connection and points at the Base URL', () => {
-		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED', 'refused')).toEqual({
-			message: 'refused',
-			description:
-				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
-			outcome: 'busy',
-		});
-	});
+describe('retryAfterMs', () => {
+	const now = Date.parse('2026-11-23T10:00:00Z');
 
-	it('calls a timeout a timeout, and points at Options → Timeout', () => {
-		const { message, description } = describeTransportFailure(
-			'ECONNABORTED',
-			'timeout of 300ms exceeded',
-			'The connection was aborted, perhaps the server is offline',
-		);
-		expect(message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
-		expect(description).toMatch(/^Raise Options → Timeout/);
-	});
-
-	it('says a cut connection is worth a retry', () => {
-		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(
-			'The connection closed before the reply was complete (socket hang up)',
-		);
+	it.each([
+		['2', 2000],
+		['0', 0],
+		['Mon, 23 Nov 2026 10:00:05 GMT', 5000],
+		['Mon, 23 Nov 2026 09:59:00 GMT', 0],
+		['soon', undefined],
+		[undefined, undefined],
+	])('reads %j as %j ms', (value, expected) => {
+		expect(retryAfterMs(value, now)).toBe(expected);
 	});
 });

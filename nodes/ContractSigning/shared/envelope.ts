@@ -1,29 +1,19 @@
-import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import { UserError, type IDataObject } from 'n8n-workflow';
+import {
+	wireFields,
+	type EnvelopeRules as OperationRules,
+	type Operation,
+	type WireField,
+} from './operation';
 import { trimText } from './text';
 
-export interface RequiredField {
-	path: string;
-	fix: string;
-}
-
-export interface EnvelopeRules {
+/** An operation's rules, with the label the user sees for each wire path. */
+export interface EnvelopeRules extends OperationRules {
 	/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
 	labels: Record<string, string>;
-	required?: RequiredField[];
-	/** At least one of these wire paths must have a value. */
-	anyOf?: { paths: string[]; message: string; fix: string };
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** An operation's field and where its value goes in the request body. */
-export interface WireField {
-	property: INodeProperties;
-	/** Dotted path in the body, such as `data.client.fullname`. */
-	path: string;
-	/** Read only while another field has this value: one of two ways to give the same data. */
-	onlyWhen?: { parameter: string; value: string };
-}
 
 /** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
 export function labelsFromFields(fields: WireField[]): Record<string, string> {
@@ -39,6 +29,11 @@ export function labelsFromFields(fields: WireField[]): Record<string, string> {
 		}
 	}
 	return labels;
+}
+
+/** The operation's rules with the labels of its fields, as `finishEnvelope` takes them. */
+export function envelopeRulesOf(operation: Operation): EnvelopeRules {
+	return { ...operation.rules, labels: labelsFromFields(wireFields(operation)) };
 }
 
 /** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives). */
@@ -148,6 +143,24 @@ function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
+function unknownField(path: string, pattern: string, walk: Walk): UserError {
+	const key = path.slice(path.lastIndexOf('.') + 1);
+	const list = pattern.slice(0, pattern.lastIndexOf('.'));
+	const known = list.endsWith('[]')
+		? Object.keys(walk.rules.labels)
+				.filter((path) => path.startsWith(`${list}.`))
+				.map((path) => path.slice(list.length + 1))
+		: [];
+	return new UserError(
+		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
+		{
+			description: known.length
+				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.join(', ')}; map the entries of a list from an expression to these fields.`
+				: 'Send only the fields this operation shows.',
+		},
+	);
+}
+
 function compactAny(value: unknown, path: string, walk: Walk): unknown {
 	const { labels } = walk.rules;
 	const pattern = path.replace(/\[\d+\]/g, '[]');
@@ -166,18 +179,11 @@ function compactAny(value: unknown, path: string, walk: Walk): unknown {
 	if (!(pattern in labels)) {
 		if (isPlainObject(value)) return compactObject(value, path, walk);
 		if (isEmpty(value)) return undefined;
-		const key = path.slice(path.lastIndexOf('.') + 1);
-		throw new UserError(
-			`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
-			{
-				description:
-					'Send only the fields this operation shows. For a list from an expression, map each entry to fullname, email and customKey.',
-			},
-		);
+		throw unknownField(path, pattern, walk);
 	}
 	const label = labelOf(path, walk);
 	const text = toText(value, label);
-	if (text !== undefined && pattern.endsWith('.email') && !EMAIL_PATTERN.test(text)) {
+	if (text !== undefined && walk.rules.emails?.includes(pattern) && !EMAIL_PATTERN.test(text)) {
 		throw new UserError(`${label} "${text}" is not an email address`, {
 			description: `Enter an address such as name@example.com in ${label}, or leave it empty.`,
 		});

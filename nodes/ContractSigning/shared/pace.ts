@@ -18,54 +18,11 @@
  * again. Turns go round the runs that wait, one each in turn, so a run of one item is not queued
  * behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
  *
- * One pace per account is kept for the whole n8n process (see `AccountPaces`); a run of the node
+ * One pace per account is kept for the whole n8n process (account-paces.ts); a run of the node
  * whose user set Request Rate also gets a pace of its own with those limits, that learns nothing.
  */
-import { createHash } from 'node:crypto';
-import { sleep, type INodeProperties } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { Cancelled } from './waits';
-
-export const requestRateField: INodeProperties = {
-	displayName: 'Request Rate',
-	name: 'requestRate',
-	type: 'collection',
-	placeholder: 'Add Limit',
-	default: {},
-	description:
-		'The node finds the service’s pace by itself, for all executions that use the same account at once: it sends right away while the service keeps up, and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
-	options: [
-		{
-			displayName: 'Max Requests per Second',
-			name: 'maxPerSecond',
-			type: 'number',
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
-			default: 10,
-			description:
-				'This node never sends faster than this within one execution, such as the limit your service’s plan allows',
-		},
-		{
-			displayName: 'Max Requests at Once',
-			name: 'maxAtOnce',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 1000 },
-			default: 10,
-			description:
-				'How many of this node’s requests may wait for the service’s answer at the same time, within one execution',
-		},
-	],
-};
-
-/** The limits the user set; anything unreadable is left to the pace. */
-export function paceLimits(value: unknown): PaceLimits {
-	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-	const positive = (entry: unknown) =>
-		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
-	const atOnce = positive(set.maxAtOnce);
-	return {
-		maxPerSecond: positive(set.maxPerSecond),
-		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
-	};
-}
 
 export interface PaceLimits {
 	maxAtOnce?: number;
@@ -316,48 +273,3 @@ export class Pace {
 		return this.accepted.length - this.acceptedFrom;
 	}
 }
-
-/** An account not used for this long is forgotten; so is its pace. */
-export const FORGET_AFTER_MS = 5 * 60_000;
-
-/**
- * The paces of the accounts this n8n process talks to, each shared by every execution of every
- * workflow in it (the main process in regular mode, each worker in queue mode). An account is its
- * Base URL's origin and its API key, kept only as a hash. Nothing of it outlives the process, and
- * an account idle for `forgetAfterMs` is dropped, so memory stays bounded by the accounts in use.
- */
-export class AccountPaces {
-	private readonly paces = new Map<string, Pace>();
-
-	private sweptAt = 0;
-
-	constructor(private readonly forgetAfterMs = FORGET_AFTER_MS) {}
-
-	/** The pace of the account at `origin` with `apiKey`. */
-	of(origin: string, apiKey: string): Pace {
-		this.forgetIdle();
-		const account = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex');
-		let pace = this.paces.get(account);
-		if (!pace) {
-			pace = new Pace();
-			this.paces.set(account, pace);
-		}
-		return pace;
-	}
-
-	/** How many accounts are remembered now. */
-	get size(): number {
-		return this.paces.size;
-	}
-
-	private forgetIdle(now = Date.now()): void {
-		if (now - this.sweptAt < 1000) return;
-		this.sweptAt = now;
-		for (const [account, pace] of this.paces) {
-			if (pace.idle && now - pace.lastUsedAt > this.forgetAfterMs) this.paces.delete(account);
-		}
-	}
-}
-
-/** The one set of account paces of this n8n process. */
-export const accountPaces = new AccountPaces();

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
+import type { Operation } from './operation';
 import { boundText } from './text';
 
-export type Resource = 'client' | 'user' | 'contract';
+/** What the operation's reply must hold, and what to check when the service answers 404. */
+export type ExpectedReply = Pick<Operation, 'record' | 'notFoundHint'>;
 
 /**
  * What a failed request says about the record it was for:
@@ -32,20 +34,13 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The member of each record that the next steps map, and without which the record is of no use. */
-const RECORD_KEY: Record<Resource, string> = {
-	client: 'clientKey',
-	user: 'userKey',
-	contract: 'contractKey',
-};
-
 /** The service's message as it is shown: whole, unless it is longer than anyone reads. */
 const LONGEST_MESSAGE = 2000;
 
-function hasRecordKey(body: IDataObject, resource: Resource): boolean {
-	const record = body[resource];
+function hasRecordKey(body: IDataObject, { member, key: name }: ExpectedReply['record']): boolean {
+	const record = body[member];
 	if (!isPlainObject(record)) return false;
-	const key = record[RECORD_KEY[resource]];
+	const key = record[name];
 	return (typeof key === 'string' && key.trim() !== '') || typeof key === 'number';
 }
 
@@ -59,15 +54,11 @@ function outcomeOf(code: string): Outcome {
 	return 'unknown';
 }
 
-function hintFor(code: string, resource: Resource): string {
+function hintFor(code: string, notFoundHint: string): string {
 	if (code === '401' || code === '403') {
 		return 'The service refused the API key. Check the API Key in the Contract Signing credential.';
 	}
-	if (code === '404') {
-		return resource === 'client'
-			? 'Check the Base URL in the Contract Signing credential.'
-			: 'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.';
-	}
+	if (code === '404') return notFoundHint;
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
 	if (code === '429' || code === '503') {
@@ -124,142 +115,68 @@ function redirectFailure(status: string, headers: ReplyHeaders | undefined): Rep
 /**
  * How the node reads the service's replies to its operations (the credential's test request
  * checks the same `code` on its own). Success needs a 2xx HTTP status,
- * a 2xx `code` in the body (text or number) and the resource member. A failure says what it
+ * a 2xx `code` in the body (text or number) and the record with its key. A failure says what it
  * means for the record (`outcome`) and, where the service asked, how long to wait.
  */
 export function checkReply(
 	statusCode: number,
 	body: unknown,
-	resource: Resource,
+	expected: ExpectedReply,
 	headers?: ReplyHeaders,
 ): ReplyCheck {
 	const status = String(statusCode);
 	if (/^3\d\d$/.test(status)) return redirectFailure(status, headers);
+	const check = isPlainObject(body)
+		? checkJson(status, body, expected)
+		: nonJsonFailure(statusCode, body, expected);
 	const waitMs = retryAfterMs(header(headers, 'retry-after'));
-	const withWait = (failure: ReplyFailure): ReplyFailure =>
-		failure.outcome === 'busy' && waitMs !== undefined
-			? { ...failure, retryAfterMs: waitMs }
-			: failure;
-	if (!isPlainObject(body)) {
-		const outcome = isSuccess(status) ? 'unknown' : outcomeOf(status);
-		return withWait({
-			ok: false,
-			message: describeNonJson(statusCode, body),
-			description:
-				outcome === 'unknown' && isSuccess(status)
-					? `Check that the Base URL in the Contract Signing credential points to the service. ${TRY_LATER}`
-					: hintFor(status, resource),
-			httpCode: status,
-			outcome,
-		});
-	}
+	return !check.ok && check.outcome === 'busy' && waitMs !== undefined
+		? { ...check, retryAfterMs: waitMs }
+		: check;
+}
+
+function nonJsonFailure(statusCode: number, body: unknown, expected: ExpectedReply): ReplyFailure {
+	const status = String(statusCode);
+	return {
+		ok: false,
+		message: describeNonJson(statusCode, body),
+		description: isSuccess(status)
+			? `Check that the Base URL in the Contract Signing credential points to the service. ${TRY_LATER}`
+			: hintFor(status, expected.notFoundHint),
+		httpCode: status,
+		outcome: isSuccess(status) ? 'unknown' : outcomeOf(status),
+	};
+}
+
+function checkJson(status: string, body: IDataObject, expected: ExpectedReply): ReplyCheck {
+	const { record } = expected;
 	const code = body.code === undefined || body.code === null ? '' : String(body.code);
 	const serviceMessage =
 		typeof body.message === 'string' ? boundText(body.message.trim(), LONGEST_MESSAGE) : '';
 	if (isSuccess(status) && isSuccess(code)) {
-		if (hasRecordKey(body, resource)) return { ok: true, body };
-		const what = isPlainObject(body[resource])
-			? `a ${resource} record without its ${RECORD_KEY[resource]}`
-			: `no ${resource} record`;
+		if (hasRecordKey(body, record)) return { ok: true, body };
+		const what = isPlainObject(body[record.member])
+			? `a ${record.member} record without its ${record.key}`
+			: `no ${record.member} record`;
 		return {
 			ok: false,
 			message: `The service replied "${serviceMessage || code}" but sent ${what}`,
-			description: `The reply lacks the ${RECORD_KEY[resource]} the next steps need. ${TRY_LATER}`,
+			description: `The reply lacks the ${record.key} the next steps need. ${TRY_LATER}`,
 			httpCode: code,
 			outcome: 'unknown',
 		};
 	}
 	const errorCode = isSuccess(code) || code === '' ? status : code;
 	// An error that comes with the record's key contradicts itself: the record may exist.
-	const outcome = hasRecordKey(body, resource) ? 'unknown' : outcomeOf(errorCode);
-	return withWait({
+	const outcome = hasRecordKey(body, record) ? 'unknown' : outcomeOf(errorCode);
+	return {
 		ok: false,
 		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
 		description:
 			outcome === 'unknown'
 				? `The service had a problem. ${TRY_LATER}`
-				: hintFor(errorCode, resource),
+				: hintFor(errorCode, expected.notFoundHint),
 		httpCode: errorCode,
 		outcome,
-	});
-}
-
-export interface TransportFailure {
-	message: string;
-	description: string;
-	outcome: Outcome;
-}
-
-/** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
-const TLS_FAILURE =
-	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
-
-/**
- * A failure before any usable reply: what happened, what to do, and whether the request may
- * have reached the service. n8n's own wording is kept where it is right (a refused connection)
- * and replaced where it misleads (it calls a timeout "aborted, perhaps the server is offline").
- */
-export function describeTransportFailure(
-	code: string,
-	detail: string,
-	message: string,
-): TransportFailure {
-	// n8n's own check of the credential's Allowed HTTP Request Domains, before anything is sent.
-	const refusedByN8n = [detail, message].find((text) => /^Domain not allowed/.test(text));
-	if (refusedByN8n) {
-		return {
-			message: refusedByN8n,
-			description:
-				'Nothing was sent. Add the Base URL’s host to Allowed HTTP Request Domains in the Contract Signing credential, or correct the Base URL.',
-			outcome: 'refused',
-		};
-	}
-	if (code === 'ECONNREFUSED') {
-		return {
-			message,
-			description:
-				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
-			outcome: 'busy',
-		};
-	}
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return {
-			message,
-			description:
-				'Nothing was sent: the Base URL’s host name is unknown. Check the Base URL in the Contract Signing credential.',
-			outcome: 'refused',
-		};
-	}
-	if (TLS_FAILURE.test(code)) {
-		return {
-			message: `The service’s secure connection could not be trusted (${detail || code})`,
-			description:
-				'Nothing was sent. Check the Base URL in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Options → Ignore SSL Issues (Insecure).',
-			outcome: 'refused',
-		};
-	}
-	if (code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail))) {
-		return {
-			message: `The service did not answer in time (${detail})`,
-			description: `Raise Options → Timeout, or space requests out with Options → Batching. ${TRY_LATER}`,
-			outcome: 'unknown',
-		};
-	}
-	if (
-		code === 'ECONNRESET' ||
-		code === 'EPIPE' ||
-		code === 'ECONNABORTED' ||
-		/aborted|hang up|closed/i.test(detail)
-	) {
-		return {
-			message: `The connection closed before the reply was complete (${detail})`,
-			description: TRY_LATER,
-			outcome: 'unknown',
-		};
-	}
-	return {
-		message,
-		description: 'Check the Base URL in the Contract Signing credential.',
-		outcome: 'unknown',
 	};
 }

@@ -1,8 +1,6 @@
 import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
 import { customKeyField, emailField, fullnameField } from '../../shared/fields';
-
-const showOnlyForClientCreate = { show: { resource: ['client'], operation: ['create'] } };
+import type { Operation } from '../../shared/operation';
 
 const userValues: INodeProperties[] = [
 	{
@@ -29,17 +27,16 @@ const userValues: INodeProperties[] = [
 	},
 ];
 
-export const organizationField: INodeProperties = {
+const organizationField: INodeProperties = {
 	displayName: 'Organization',
 	name: 'organization',
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Analytical Engines Ltd',
 	description: 'Name of the client’s organization',
-	displayOptions: showOnlyForClientCreate,
 };
 
-export const usersInputField: INodeProperties = {
+const usersInputField: INodeProperties = {
 	displayName: 'Add Users',
 	name: 'usersInput',
 	type: 'options',
@@ -57,19 +54,17 @@ export const usersInputField: INodeProperties = {
 		},
 	],
 	default: 'fields',
-	displayOptions: showOnlyForClientCreate,
 };
 
-export const defaultUserNotice: INodeProperties = {
+const defaultUserNotice: INodeProperties = {
 	displayName:
 		'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
 	name: 'defaultUserNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: showOnlyForClientCreate,
 };
 
-export const usersField: INodeProperties = {
+const usersField: INodeProperties = {
 	displayName: 'Users',
 	name: 'users',
 	type: 'fixedCollection',
@@ -77,11 +72,10 @@ export const usersField: INodeProperties = {
 	typeOptions: { multipleValues: true, sortable: true },
 	default: {},
 	description: 'Users created together with the client. The first one is the default user.',
-	displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['fields'] } },
 	options: [{ displayName: 'User', name: 'user', values: userValues }],
 };
 
-export const usersListField: INodeProperties = {
+const usersListField: INodeProperties = {
 	displayName: 'Users',
 	name: 'usersList',
 	type: 'json',
@@ -89,25 +83,7 @@ export const usersListField: INodeProperties = {
 	placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
 	description:
 		'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
-	displayOptions: { show: { ...showOnlyForClientCreate.show, usersInput: ['list'] } },
 };
-
-export const clientCreateFields: WireField[] = [
-	{ property: fullnameField, path: 'data.client.fullname' },
-	{ property: emailField, path: 'data.client.email' },
-	{ property: organizationField, path: 'data.client.organization' },
-	{ property: customKeyField, path: 'data.client.customKey' },
-	{
-		property: usersField,
-		path: 'data.client.users',
-		onlyWhen: { parameter: 'usersInput', value: 'fields' },
-	},
-	{
-		property: usersListField,
-		path: 'data.client.users',
-		onlyWhen: { parameter: 'usersInput', value: 'list' },
-	},
-];
 
 const INVALID_JSON = Symbol('invalid JSON');
 
@@ -149,21 +125,6 @@ export function normalizeClientBody(body: IDataObject): IDataObject {
 	if (!client || client.users === undefined) return body;
 	return { data: { ...data, client: { ...client, users: usersAsList(client.users) } } };
 }
-
-export const clientCreateRules: EnvelopeRules = {
-	labels: labelsFromFields(clientCreateFields),
-	anyOf: {
-		paths: [
-			'data.client.fullname',
-			'data.client.email',
-			'data.client.organization',
-			'data.client.customKey',
-			'data.client.users',
-		],
-		message: 'There is nothing to create the client from',
-		fix: 'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
-	},
-};
 
 interface SentUser extends IDataObject {
 	fullname?: string;
@@ -208,9 +169,56 @@ const clientIdentity: Array<[string, string]> = [
 ];
 
 /** Where to look for a client the service may have created without confirming it. */
-export function clientMayExist(envelope: IDataObject): string {
+function clientMayExist(envelope: IDataObject): string {
 	const client = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
 	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
 	const which = known ? ` with ${known[1]} "${String(client[known[0]])}"` : '';
 	return `The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client${which} before you run this item again.`;
 }
+
+export const clientCreate: Operation = {
+	resource: 'client',
+	name: 'Create',
+	value: 'create',
+	action: 'Create a client with its users',
+	description:
+		'Create a client from a full name, email, organization, custom key and/or users (at least one). Returns clientKey, and userKey for each user; the first user is the default user.',
+	request: { path: '/v1/client', action: 'create' },
+	fields: [
+		{ property: fullnameField, path: 'data.client.fullname' },
+		{ property: emailField, path: 'data.client.email' },
+		{ property: organizationField, path: 'data.client.organization' },
+		{ property: customKeyField, path: 'data.client.customKey' },
+		{ property: usersInputField },
+		{ property: defaultUserNotice },
+		{
+			property: usersField,
+			path: 'data.client.users',
+			onlyWhen: { parameter: 'usersInput', value: 'fields' },
+		},
+		{
+			property: usersListField,
+			path: 'data.client.users',
+			onlyWhen: { parameter: 'usersInput', value: 'list' },
+		},
+	],
+	rules: {
+		anyOf: {
+			paths: [
+				'data.client.fullname',
+				'data.client.email',
+				'data.client.organization',
+				'data.client.customKey',
+				'data.client.users',
+			],
+			message: 'There is nothing to create the client from',
+			fix: 'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
+		},
+		emails: ['data.client.email', 'data.client.users[].email'],
+	},
+	normalize: normalizeClientBody,
+	record: { member: 'client', key: 'clientKey' },
+	notFoundHint: 'Check the Base URL in the Contract Signing credential.',
+	creates: { mayExist: clientMayExist },
+	simplify: simplifyClientCreated,
+};

@@ -1,10 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
 import { clientKeyField, userKeyField } from '../../shared/fields';
+import type { Operation } from '../../shared/operation';
 
-const showOnlyForContractCreate = { show: { resource: ['contract'], operation: ['create'] } };
-
-export const contractNameField: INodeProperties = {
+const contractNameField: INodeProperties = {
 	displayName: 'Contract Name',
 	name: 'name',
 	type: 'string',
@@ -12,10 +10,9 @@ export const contractNameField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. Service agreement – {{ $json.organization }}',
 	description: 'Name of the contract, as the signers will see it',
-	displayOptions: showOnlyForContractCreate,
 };
 
-export const templateKeyField: INodeProperties = {
+const templateKeyField: INodeProperties = {
 	displayName: 'Template Key',
 	name: 'templateKey',
 	type: 'string',
@@ -24,28 +21,6 @@ export const templateKeyField: INodeProperties = {
 	description:
 		'Key of the template the contract is created from, as shown in the Contract Signing service',
 	hint: 'The contract starts with the text and signature fields of this template',
-	displayOptions: showOnlyForContractCreate,
-};
-
-export const contractCreateFields: WireField[] = [
-	{ property: clientKeyField, path: 'data.clientKey' },
-	{ property: userKeyField, path: 'data.userKey' },
-	{ property: contractNameField, path: 'data.contract.name' },
-	{ property: templateKeyField, path: 'data.contract.templateKey' },
-];
-
-export const contractCreateRules: EnvelopeRules = {
-	labels: labelsFromFields(contractCreateFields),
-	required: [
-		{
-			path: 'data.clientKey',
-			fix: 'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
-		},
-		{
-			path: 'data.contract.name',
-			fix: 'Enter a name for the contract, such as "Service agreement".',
-		},
-	],
 };
 
 /** The flat item the next steps map: the new contract's key and what it was created for. */
@@ -69,3 +44,36 @@ export function contractMayExist(envelope: IDataObject): string {
 	const contract = (data.contract ?? {}) as IDataObject;
 	return `The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "${String(contract.name)}" of client ${String(data.clientKey)} before you run this item again.`;
 }
+
+export const contractCreate: Operation = {
+	resource: 'contract',
+	name: 'Create',
+	value: 'create',
+	action: 'Create a contract for a client',
+	description:
+		'Create a contract for a client. Needs clientKey and a contract name; templateKey and userKey are optional (default: the client’s default user). Returns contractKey.',
+	request: { path: '/v1/contract', action: 'create' },
+	fields: [
+		{ property: clientKeyField, path: 'data.clientKey' },
+		{ property: userKeyField, path: 'data.userKey' },
+		{ property: contractNameField, path: 'data.contract.name' },
+		{ property: templateKeyField, path: 'data.contract.templateKey' },
+	],
+	rules: {
+		required: [
+			{
+				path: 'data.clientKey',
+				fix: 'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
+			},
+			{
+				path: 'data.contract.name',
+				fix: 'Enter a name for the contract, such as "Service agreement".',
+			},
+		],
+	},
+	record: { member: 'contract', key: 'contractKey' },
+	notFoundHint:
+		'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+	creates: { mayExist: contractMayExist },
+	simplify: simplifyContractCreated,
+};

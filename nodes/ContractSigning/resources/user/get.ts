@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { labelsFromFields, type EnvelopeRules, type WireField } from '../../shared/envelope';
 import {
 	clientKeyField,
 	customKeyField,
@@ -7,40 +6,54 @@ import {
 	fullnameField,
 	userKeyField,
 } from '../../shared/fields';
+import type { Operation } from '../../shared/operation';
 
-export const findUserNotice: INodeProperties = {
+const findUserNotice: INodeProperties = {
 	displayName:
 		'Fill in at least one of the fields below. The service finds the user of this client by the fields you fill in.',
 	name: 'findUserNotice',
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { resource: ['user'], operation: ['get'] } },
-};
-
-export const userGetFields: WireField[] = [
-	{ property: clientKeyField, path: 'data.clientKey' },
-	{ property: userKeyField, path: 'data.user.userKey' },
-	{ property: fullnameField, path: 'data.user.fullname' },
-	{ property: emailField, path: 'data.user.email' },
-	{ property: customKeyField, path: 'data.user.customKey' },
-];
-
-export const userGetRules: EnvelopeRules = {
-	labels: labelsFromFields(userGetFields),
-	required: [
-		{
-			path: 'data.clientKey',
-			fix: 'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
-		},
-	],
-	anyOf: {
-		paths: ['data.user.userKey', 'data.user.fullname', 'data.user.email', 'data.user.customKey'],
-		message: 'There is nothing to find the user by',
-		fix: 'Fill in at least one of User Key, Full Name, Email or Custom Key.',
-	},
 };
 
 /** The user record, as the service returns it. */
 export function simplifyUserFound(reply: IDataObject): IDataObject {
 	return reply.user as IDataObject;
 }
+
+export const userGet: Operation = {
+	resource: 'user',
+	name: 'Get',
+	value: 'get',
+	action: 'Get a user of a client',
+	description:
+		'Find a user of a client. Needs clientKey and at least one of userKey, full name, email or custom key. Returns the user record with userKey.',
+	request: { path: '/v1/user', action: 'read' },
+	fields: [
+		{ property: clientKeyField, path: 'data.clientKey' },
+		{ property: findUserNotice },
+		{ property: userKeyField, path: 'data.user.userKey' },
+		{ property: fullnameField, path: 'data.user.fullname' },
+		{ property: emailField, path: 'data.user.email' },
+		{ property: customKeyField, path: 'data.user.customKey' },
+	],
+	rules: {
+		required: [
+			{
+				path: 'data.clientKey',
+				fix: 'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
+			},
+		],
+		anyOf: {
+			paths: ['data.user.userKey', 'data.user.fullname', 'data.user.email', 'data.user.customKey'],
+			message: 'There is nothing to find the user by',
+			fix: 'Fill in at least one of User Key, Full Name, Email or Custom Key.',
+		},
+		emails: ['data.user.email'],
+	},
+	record: { member: 'user', key: 'userKey' },
+	notFoundHint:
+		'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+	creates: false,
+	simplify: simplifyUserFound,
+};

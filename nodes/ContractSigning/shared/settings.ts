@@ -1,0 +1,118 @@
+/**
+ * The settings every operation shows below its own fields, and how each is read.
+ */
+import { UserError, type INodeProperties } from 'n8n-workflow';
+import type { PaceLimits } from './pace';
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a flat item with the keys the next steps map (such as clientKey, userKey, contractKey) instead of the full reply of the service',
+	hint: 'Off: the full reply of the service, with its code and message',
+};
+
+/** Simplify as the user set it; text from an expression counts only as "true" or "false". */
+export function simplifyOf(value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw new UserError(
+		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		{
+			description:
+				'Switch Simplify on or off, or give an expression that results in true or false.',
+		},
+	);
+}
+
+/** How long and how often one item may wait for a busy service; the user sets both. */
+export interface WaitLimits {
+	maxRetries: number;
+	maxWaitMs: number;
+}
+
+const DEFAULT_MAX_RETRIES = 5;
+const DEFAULT_MAX_WAIT_SECONDS = 60;
+
+export const retryWhenBusyField: INodeProperties = {
+	displayName: 'Retry When Busy',
+	name: 'retryWhenBusy',
+	type: 'collection',
+	placeholder: 'Add Limit',
+	default: {},
+	description:
+		'When the service says it is busy (429 or 503) or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends that item again',
+	options: [
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 20 },
+			default: DEFAULT_MAX_RETRIES,
+			description: 'How many times at most one item is sent again. 0 turns waiting off.',
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: DEFAULT_MAX_WAIT_SECONDS,
+			description: 'How long at most the node waits for one item, in all',
+		},
+	],
+};
+
+export function waitLimits(value: unknown): WaitLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const number = (entry: unknown, fallback: number) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry >= 0 ? entry : fallback;
+	return {
+		maxRetries: Math.floor(number(set.maxRetries, DEFAULT_MAX_RETRIES)),
+		maxWaitMs: number(set.maxWaitSeconds, DEFAULT_MAX_WAIT_SECONDS) * 1000,
+	};
+}
+
+export const requestRateField: INodeProperties = {
+	displayName: 'Request Rate',
+	name: 'requestRate',
+	type: 'collection',
+	placeholder: 'Add Limit',
+	default: {},
+	description:
+		'The node finds the service’s pace by itself, for all executions that use the same account at once: it sends right away while the service keeps up, and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
+	options: [
+		{
+			displayName: 'Max Requests per Second',
+			name: 'maxPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: 10,
+			description:
+				'This node never sends faster than this within one execution, such as the limit your service’s plan allows',
+		},
+		{
+			displayName: 'Max Requests at Once',
+			name: 'maxAtOnce',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1000 },
+			default: 10,
+			description:
+				'How many of this node’s requests may wait for the service’s answer at the same time, within one execution',
+		},
+	],
+};
+
+/** The limits the user set; anything unreadable is left to the pace. */
+export function paceLimits(value: unknown): PaceLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const positive = (entry: unknown) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
+	const atOnce = positive(set.maxAtOnce);
+	return {
+		maxPerSecond: positive(set.maxPerSecond),
+		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
+	};
+}

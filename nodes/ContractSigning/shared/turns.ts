@@ -1,0 +1,159 @@
+/**
+ * Sends an item in its turns until the service acts: a turn at the run's own Request Rate cap,
+ * then at the account's pace (pace.ts), and while the service says it is busy (429, 503, no
+ * connection), a wait within Retry When Busy before the next turn. One Retry-After holds back
+ * every request to the account.
+ */
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { ItemFailure, NOTHING_SENT } from './failure';
+import type { Pace, PaceOutcome } from './pace';
+import { sendOnce, type ItemRequest } from './request';
+import { resourcesOf } from './run-resources';
+import { paceLimits, waitLimits, type WaitLimits } from './settings';
+import { pause, pauseBefore } from './waits';
+
+/** The item's request without its stop signal: that is the run's to give. */
+export type ItemToSend = Omit<ItemRequest, 'cancel'>;
+
+/** The service's reply body once it acted, or the failure when it did not or may have. */
+export async function sendUntilServed(item: ItemToSend): Promise<IDataObject | ItemFailure> {
+	const { context } = item;
+	const resources = resourcesOf(context.getExecuteData());
+	const { signal: cancel, release } = resources.itemSignal(
+		context.getExecutionCancelSignal?.() ??
+			resources.endOfExecution(context.onExecutionFinish?.bind(context)),
+	);
+	const request: ItemRequest = { ...item, cancel };
+	const cap = resources.capOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
+	const turns = turnSignal(request);
+	const busy = new BusyWaits(request);
+	try {
+		for (;;) {
+			const reply = await sendInTurn(request, cap, turns);
+			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
+			const givenUp = await busy.waitOrGiveUp(reply);
+			if (givenUp) return givenUp;
+		}
+	} finally {
+		release();
+	}
+}
+
+/** One send, in its turn at the run's cap and at the account's pace; both learn how it ended. */
+async function sendInTurn(
+	request: ItemRequest,
+	cap: Pace,
+	turns: TurnSignal,
+): Promise<IDataObject | ItemFailure> {
+	const { pace } = request.access;
+	const cappedAt = await takeTurn(request, cap, turns);
+	if (cappedAt instanceof ItemFailure) return cappedAt;
+	let reply: IDataObject | ItemFailure | undefined;
+	try {
+		const sentAt = await takeTurn(request, pace, turns);
+		if (sentAt instanceof ItemFailure) return sentAt;
+		try {
+			reply = await sendOnce(request);
+		} finally {
+			pace.done(sentAt, paceOutcome(reply));
+		}
+	} finally {
+		cap.done(cappedAt, 'other');
+	}
+	return reply;
+}
+
+function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome {
+	if (reply === undefined) return 'other';
+	if (!(reply instanceof ItemFailure)) return 'accepted';
+	return reply.kind === 'busy' ? 'busy' : 'other';
+}
+
+interface TurnSignal {
+	signal: AbortSignal;
+	/** Options → Timeout as the user set it, which also ends the item's wait for its turns. */
+	timeout?: { ms: number; signal: AbortSignal };
+}
+
+/** What ends an item's wait for its turns: a stop, and Options → Timeout when the user set it. */
+function turnSignal({ context, cancel }: ItemRequest): TurnSignal {
+	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
+	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
+	const timedOut = AbortSignal.timeout(timeout);
+	return {
+		signal: AbortSignal.any([cancel, timedOut]),
+		timeout: { ms: timeout, signal: timedOut },
+	};
+}
+
+/** The item's turn at a pace, as the time it may be sent; a failure when Options → Timeout passed first. */
+async function takeTurn(
+	request: ItemRequest,
+	pace: Pace,
+	turns: TurnSignal,
+): Promise<number | ItemFailure> {
+	const run = request.context.getExecuteData();
+	const turn = await pace.turn(run, turns.signal).catch((error: Error) => error);
+	if (typeof turn === 'number') return turn;
+	if (request.cancel.aborted || !turns.timeout?.signal.aborted) {
+		throw new NodeOperationError(request.context.getNode(), turn.message);
+	}
+	return new ItemFailure(
+		'busy',
+		`The item had no turn at the service within Options → Timeout (${seconds(turns.timeout.ms)})`,
+		`The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} Raise Options → Timeout, or run the workflow again later.`,
+		{ code: 'ETIMEDOUT' },
+	);
+}
+
+function seconds(ms: number): string {
+	return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** An item's waits for a busy service, within the limits the user set in Retry When Busy. */
+class BusyWaits {
+	private limits?: WaitLimits;
+
+	private retries = 0;
+
+	private waitedMs = 0;
+
+	private refusedAt = 0;
+
+	constructor(private readonly request: ItemRequest) {}
+
+	/** Waits before the item is sent again; the failure to give when the limits are reached. */
+	async waitOrGiveUp(failure: ItemFailure): Promise<ItemFailure | undefined> {
+		const { context, access, cancel } = this.request;
+		// While other requests to the account get through, the service is pacing them, not stuck.
+		if (access.pace.lastAcceptedAt > this.refusedAt) {
+			this.retries = 0;
+			this.waitedMs = 0;
+		}
+		this.refusedAt = Date.now();
+		const { retryAfterMs } = failure.details;
+		const nextMs = pauseBefore(this.retries, retryAfterMs);
+		this.limits ??= waitLimits(context.getNodeParameter('retryWhenBusy', {}));
+		if (this.retries >= this.limits.maxRetries || this.waitedMs + nextMs > this.limits.maxWaitMs) {
+			return failure.with(this.stillBusy(failure, nextMs));
+		}
+		if (retryAfterMs !== undefined) access.pace.holdUntil(Date.now() + nextMs);
+		await pause(nextMs, cancel);
+		this.waitedMs += nextMs;
+		this.retries += 1;
+		return undefined;
+	}
+
+	private stillBusy(failure: ItemFailure, nextMs: number): string {
+		const { retries, waitedMs } = this;
+		const tried =
+			retries === 0
+				? 'The node did not wait'
+				: `The node waited ${seconds(waitedMs)} and sent it ${retries} more time${retries === 1 ? '' : 's'}`;
+		const asked =
+			failure.details.retryAfterMs === undefined
+				? ''
+				: ` The service asked to wait ${seconds(nextMs)}.`;
+		return `${failure.description} ${tried}, as far as Retry When Busy allows.${asked}`;
+	}
+}

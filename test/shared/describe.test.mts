@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+import { resources } from '../../nodes/ContractSigning/resources';
+import { describeResources } from '../../nodes/ContractSigning/shared/describe';
+import { clientKeyField } from '../../nodes/ContractSigning/shared/fields';
+import type { Operation, Resource } from '../../nodes/ContractSigning/shared/operation';
+
+const operationsOf = (table: Resource[]) => table.flatMap((resource) => resource.operations);
+
+/** Every way a panel's switches can be set: each value of each field another field depends on. */
+function settingsOf(operation: Operation): INodeParameters[] {
+	const switches = new Map<string, string[]>();
+	for (const { onlyWhen } of operation.fields) {
+		if (!onlyWhen) continue;
+		switches.set(onlyWhen.parameter, [...(switches.get(onlyWhen.parameter) ?? []), onlyWhen.value]);
+	}
+	let settings: INodeParameters[] = [{ resource: operation.resource, operation: operation.value }];
+	for (const [parameter, values] of switches) {
+		settings = settings.flatMap((setting) =>
+			values.map((value) => ({ ...setting, [parameter]: value })),
+		);
+	}
+	return settings;
+}
+
+/** What n8n's editor shows for these settings, as n8n itself decides it. */
+function panel(properties: INodeProperties[], values: INodeParameters): INodeProperties[] {
+	return properties.filter(
+		(property) =>
+			!['resource', 'operation'].includes(property.name) &&
+			NodeHelpers.displayParameter(values, property, null, null),
+	);
+}
+
+/** The fields the operation lists for these settings, in its order. */
+function listed(operation: Operation, values: INodeParameters): string[] {
+	return operation.fields
+		.filter(({ onlyWhen }) => !onlyWhen || values[onlyWhen.parameter] === onlyWhen.value)
+		.map(({ property }) => property.name);
+}
+
+/** Each panel of the table, by operation and settings, as the names of its fields. */
+function panels(table: Resource[]): Record<string, string[]> {
+	const properties = describeResources(table);
+	return Object.fromEntries(
+		operationsOf(table).flatMap((operation) =>
+			settingsOf(operation).map((values) => [
+				JSON.stringify(values),
+				panel(properties, values).map(({ name }) => name),
+			]),
+		),
+	);
+}
+
+const contractKeyField: INodeProperties = {
+	displayName: 'Contract Key',
+	name: 'contractKey',
+	type: 'string',
+	required: true,
+	default: '',
+};
+
+/** An operation as a contributor would add it: its own file's declaration. */
+function operation(resource: string, value: string, fields: Operation['fields']): Operation {
+	return {
+		resource,
+		name: value === 'read' ? 'Read' : 'Get',
+		value,
+		action: `${value} a ${resource}`,
+		description: `${value} a ${resource}`,
+		request: { path: `/v1/${resource}`, action: 'read' },
+		fields,
+		rules: {},
+		record: { member: resource, key: `${resource}Key` },
+		notFoundHint: 'Check the keys.',
+		creates: false,
+		simplify: (reply) => reply,
+	};
+}
+
+const withOperation = (added: Operation): Resource[] =>
+	resources.map((resource) =>
+		resource.value === added.resource
+			? { ...resource, operations: [...resource.operations, added] }
+			: resource,
+	);
+
+describe('the table of operations', () => {
+	it('shows each operation exactly the fields it lists, in its order', () => {
+		const properties = describeResources(resources);
+		for (const operation of operationsOf(resources)) {
+			for (const values of settingsOf(operation)) {
+				expect(panel(properties, values).map(({ name }) => name)).toEqual(
+					listed(operation, values),
+				);
+			}
+		}
+	});
+
+	it('an added Contract → Read shows exactly its fields; every other panel is unchanged', () => {
+		const read = operation('contract', 'read', [
+			{ property: clientKeyField, path: 'data.clientKey' },
+			{ property: contractKeyField, path: 'data.contract.contractKey' },
+		]);
+		const table = withOperation(read);
+		const before = panels(resources);
+		const after = panels(table);
+
+		expect(after[JSON.stringify({ resource: 'contract', operation: 'read' })]).toEqual([
+			'clientKey',
+			'contractKey',
+		]);
+		expect(Object.keys(after)).toHaveLength(Object.keys(before).length + 1);
+		for (const [settings, fields] of Object.entries(before))
+			expect(after[settings]).toEqual(fields);
+		const operationField = describeResources(table).find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes('contract'),
+		);
+		expect(operationField?.options?.map((option) => (option as { value: string }).value)).toEqual([
+			'create',
+			'read',
+		]);
+	});
+
+	it('a field two resources share is split where n8n’s conditions would show it on a third panel', () => {
+		// Full Name is listed by Client → Create and User → Get: "resource ∈ {client, user} and
+		// operation ∈ {create, get}" would also match an added Client → Get.
+		const get = operation('client', 'get', [{ property: clientKeyField, path: 'data.clientKey' }]);
+		const before = panels(resources);
+		const after = panels(withOperation(get));
+
+		expect(after[JSON.stringify({ resource: 'client', operation: 'get' })]).toEqual(['clientKey']);
+		for (const [settings, fields] of Object.entries(before))
+			expect(after[settings]).toEqual(fields);
+		const described = (table: Resource[], name: string) =>
+			describeResources(table).filter((property) => property.name === name).length;
+		expect(described(resources, 'fullname')).toBe(1);
+		expect(described(withOperation(get), 'fullname')).toBe(2);
+	});
+
+	it('refuses a table no single order of fields fits, and a field with displayOptions of its own', () => {
+		const [first, second] = operationsOf(resources).find(
+			(candidate) => candidate.fields.length > 1 && candidate.resource === 'contract',
+		)!.fields;
+		const reversed = operation('contract', 'read', [second, first]);
+		expect(() => describeResources(withOperation(reversed))).toThrow(/comes before one/);
+
+		const preset = { ...contractKeyField, displayOptions: { show: { resource: ['contract'] } } };
+		const own = operation('contract', 'read', [{ property: preset, path: 'data.contractKey' }]);
+		expect(() => describeResources(withOperation(own))).toThrow(/displayOptions of its own/);
+	});
+
+	it('every operation has the output schema n8n shows before a run', () => {
+		for (const { resource, value } of operationsOf(resources)) {
+			const schema = new URL(
+				`../../nodes/ContractSigning/__schema__/v1.0.0/${resource}/${value}.json`,
+				import.meta.url,
+			);
+			expect(existsSync(schema), `${resource}/${value}.json`).toBe(true);
+		}
+	});
+});
