@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type {
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
+	IDataObject,
 	IExecuteFunctions,
 	INodeType,
 } from 'n8n-workflow';
@@ -11,6 +12,7 @@ import { CREDENTIAL_TYPE, loadPackage, registerNodeType } from './engine/n8n-eng
 import { credentialsFor, runStep, useStandIn } from './helpers.mts';
 import { runWorkflow } from './engine/n8n-engine.mts';
 import { startRecorder, type Recorder } from './service/recorder.mts';
+import { CONTACTS, CREATE_CLIENT } from './scenarios/contacts.mts';
 
 const service = useStandIn();
 
@@ -253,5 +255,27 @@ describe('the key goes to the Base URL’s origin only, for every node using the
 
 		expect(run.error).toBeUndefined();
 		expect(service().counts().clients).toBe(1);
+	});
+});
+
+describe('the node follows no redirect', () => {
+	it('a redirect is not followed: nothing reaches its target, and the error names it', async () => {
+		const elsewhere = await startRecorder();
+		try {
+			service().injectFault({ kind: 'redirect', location: `${elsewhere.url}/v1/client` });
+			const run = await runStep(service(), CREATE_CLIENT, {
+				items: CONTACTS.slice(0, 1) as unknown as IDataObject[],
+			});
+
+			expect(elsewhere.requests).toEqual([]);
+			expect(run.error?.message).toBe(
+				`The service address redirects to ${elsewhere.url}/v1/client`,
+			);
+			expect(run.error?.description).toMatch(
+				/^Nothing was sent there: the API key goes only to the Base URL/,
+			);
+		} finally {
+			await elsewhere.close();
+		}
 	});
 });

@@ -165,22 +165,4 @@ describe('odd replies', () => {
 		expect('clientKey' in items[0]).toBe(simplified);
 		expect('code' in items[0]).toBe(!simplified);
 	});
-
-	it('Retry-After with a fraction of a second is waited out as such', async () => {
-		service().injectFault({
-			kind: 'status',
-			status: 429,
-			body: { code: '429', message: 'Too many requests' },
-			headers: { 'retry-after': '1.5' },
-		});
-		const { error } = await runStep(service(), {
-			resource: 'client',
-			operation: 'create',
-			fullname: 'Ada',
-		});
-
-		expect(error).toBeUndefined();
-		const [refused, accepted] = service().requests;
-		expect(accepted.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1500);
-	});
 });

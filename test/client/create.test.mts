@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from '../helpers.mts';
+import { simplifyClientCreated } from '../../nodes/ContractSigning/resources/client/create';
+import { outputSchema, runStep, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 const createClient = { resource: 'client', operation: 'create' };
@@ -231,5 +232,76 @@ describe('Client → Create', () => {
 			'The service refused the API key. Check the API Key in the Contract Signing credential.',
 		);
 		expect(items).toEqual([]);
+	});
+});
+
+describe('Client → Create, its simplified output', () => {
+	it('keys first, then the sent fields; each user with what was sent for it', () => {
+		const reply = {
+			code: '201',
+			message: 'Client created',
+			client: {
+				clientKey: 'cli_1',
+				createTime: 't0',
+				users: [
+					{ userKey: 'usr_1', default: false, createTime: 't1' },
+					{ userKey: 'usr_2', default: true, createTime: 't2' },
+				],
+			},
+		};
+		const sent = {
+			data: {
+				action: 'create',
+				client: { email: 'ada@example.com', users: [{ fullname: 'Ada' }, { customKey: 'k2' }] },
+			},
+		};
+		expect(simplifyClientCreated(reply, sent)).toEqual({
+			clientKey: 'cli_1',
+			createTime: 't0',
+			defaultUserKey: 'usr_2',
+			email: 'ada@example.com',
+			users: [
+				{ userKey: 'usr_1', default: false, createTime: 't1', fullname: 'Ada' },
+				{ userKey: 'usr_2', default: true, createTime: 't2', customKey: 'k2' },
+			],
+		});
+	});
+
+	it('without users has no default user key', () => {
+		const reply = { client: { clientKey: 'cli_1', createTime: 't0', users: [] } };
+		expect(simplifyClientCreated(reply, { data: { client: { fullname: 'Ada' } } })).toEqual({
+			clientKey: 'cli_1',
+			createTime: 't0',
+			fullname: 'Ada',
+			users: [],
+		});
+	});
+
+	it('lists every key of the output in the schema the editor shows before a run', () => {
+		const client = simplifyClientCreated(
+			{
+				client: {
+					clientKey: 'c',
+					createTime: 't',
+					users: [{ userKey: 'u', default: true, createTime: 't' }],
+				},
+			},
+			{
+				data: {
+					client: {
+						fullname: 'A',
+						email: 'a@b.co',
+						organization: 'O',
+						customKey: 'k',
+						users: [{ fullname: 'A', email: 'a@b.co', customKey: 'k' }],
+					},
+				},
+			},
+		);
+		const clientSchema = outputSchema('client/create.json');
+		expect(Object.keys(clientSchema.properties)).toEqual(Object.keys(client));
+		expect(Object.keys(clientSchema.properties.users.items!.properties)).toEqual(
+			Object.keys((client.users as object[])[0]),
+		);
 	});
 });

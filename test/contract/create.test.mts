@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runStep, seedClient, useStandIn } from '../helpers.mts';
+import { simplifyContractCreated } from '../../nodes/ContractSigning/resources/contract/create';
+import { outputSchema, runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 const createContract = { resource: 'contract', operation: 'create' };
@@ -116,5 +117,36 @@ describe('Contract → Create', () => {
 
 		expect(error?.message).toBe('Template not found: tpl_missing');
 		expect(service().contracts()).toHaveLength(0);
+	});
+});
+
+describe('Contract → Create, its simplified output', () => {
+	it('the contract key with the client, user, name and template it was made for', () => {
+		const reply = { contract: { contractKey: 'ctr_1', createTime: 't0' } };
+		const sent = {
+			data: {
+				clientKey: 'cli_1',
+				userKey: 'usr_1',
+				contract: { name: 'NDA', templateKey: 'tpl_nda' },
+			},
+		};
+		expect(simplifyContractCreated(reply, sent)).toEqual({
+			contractKey: 'ctr_1',
+			createTime: 't0',
+			clientKey: 'cli_1',
+			userKey: 'usr_1',
+			name: 'NDA',
+			templateKey: 'tpl_nda',
+		});
+	});
+
+	it('lists every key of the output in the schema the editor shows before a run', () => {
+		const contract = simplifyContractCreated(
+			{ contract: { contractKey: 'k', createTime: 't' } },
+			{ data: { clientKey: 'c', userKey: 'u', contract: { name: 'n', templateKey: 't' } } },
+		);
+		expect(Object.keys(outputSchema('contract/create.json').properties)).toEqual(
+			Object.keys(contract),
+		);
 	});
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runStep, seedClient, useStandIn } from '../helpers.mts';
+import { simplifyUserFound } from '../../nodes/ContractSigning/resources/user/get';
+import { outputSchema, runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 const getUser = { resource: 'user', operation: 'get' };
@@ -122,5 +123,18 @@ describe('User → Get', () => {
 		);
 		expect((error as { httpCode?: string }).httpCode).toBe('404');
 		expect(items).toEqual([]);
+	});
+});
+
+describe('User → Get, its simplified output', () => {
+	it('the user record as the service returns it', () => {
+		const user = { userKey: 'usr_1', email: 'ada@example.com', createTime: 't0', changeTime: 't1' };
+		expect(simplifyUserFound({ code: '200', message: 'User found', user })).toEqual(user);
+	});
+
+	it('lists every key of the output in the schema the editor shows before a run', () => {
+		expect(Object.keys(outputSchema('user/get.json').properties).sort()).toEqual(
+			['userKey', 'fullname', 'email', 'customKey', 'createTime', 'changeTime'].sort(),
+		);
 	});
 });

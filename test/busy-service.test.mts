@@ -1,0 +1,155 @@
+/**
+ * A busy service (429, 503, a refused connection): the node waits as long as the service asks,
+ * or backs off, within Retry When Busy, and sends the item again; nothing is created twice. How
+ * the waits of many executions share one pace is in pacing.test.mts.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+import { runStep, useStandIn } from './helpers.mts';
+import { startStandIn } from './service/stand-in.mts';
+import {
+	busyWithoutActing,
+	CONTACTS,
+	CREATE_CLIENT,
+	failFirstRequestOf,
+	onceEach,
+	rateLimited,
+	requestTimes,
+	tally,
+} from './scenarios/contacts.mts';
+
+const service = useStandIn();
+
+const contacts = CONTACTS as unknown as IDataObject[];
+
+describe('the node waits out a busy service', () => {
+	it('429 with Retry-After: each refused contact is sent again after the pause, once', async () => {
+		failFirstRequestOf(service(), ['crm-3', 'crm-9'], rateLimited());
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.customKey)).toEqual(CONTACTS.map((c) => c.crmId));
+		expect(tally(service())).toEqual({ requests: 14, created: onceEach() });
+		for (const crmId of ['crm-3', 'crm-9']) {
+			const [refused, accepted] = requestTimes(service(), crmId);
+			const pause = accepted.receivedAt - refused.repliedAt!;
+			expect(pause).toBeGreaterThanOrEqual(1000);
+			expect(pause).toBeLessThan(2000);
+		}
+	});
+
+	it('with Batching, a Retry-After holds back the later batches too', async () => {
+		failFirstRequestOf(service(), ['crm-1'], rateLimited());
+		const batching = { batching: { batch: { batchSize: 3, batchInterval: 300 } } };
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, requestOptions: batching },
+			{ items: contacts.slice(0, 6) },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(tally(service())).toEqual({
+			requests: 7,
+			created: Object.fromEntries(CONTACTS.slice(0, 6).map(({ crmId }) => [crmId, 1])),
+		});
+		const [refused] = requestTimes(service(), 'crm-1');
+		for (const crmId of ['crm-4', 'crm-5', 'crm-6']) {
+			const [sent] = requestTimes(service(), crmId);
+			expect(sent.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1000);
+		}
+	});
+
+	it('503 without Retry-After: backs off and sends again', async () => {
+		service().injectFault(busyWithoutActing, { times: 2 });
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+
+		expect(run.error).toBeUndefined();
+		expect(tally(service())).toEqual({ requests: 3, created: { 'crm-1': 1 } });
+	});
+
+	it('a refused connection: waits, and sends once the service is up', async () => {
+		const port = await freePort();
+		const late = sleep(700).then(async () => await startStandIn({ port }));
+		const run = await runStep(service(), CREATE_CLIENT, {
+			items: contacts.slice(0, 1),
+			credentials: { baseUrl: `http://127.0.0.1:${port}` },
+		});
+		const lateService = await late;
+		try {
+			expect(run.error).toBeUndefined();
+			expect(tally(lateService)).toEqual({ requests: 1, created: { 'crm-1': 1 } });
+		} finally {
+			await lateService.close();
+		}
+	});
+
+	it('stops at Max Retries and says so, with the service’s message', async () => {
+		service().injectFault(rateLimited(), { times: 10 });
+		const started = Date.now();
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, retryWhenBusy: { maxRetries: 2 } },
+			{ items: contacts.slice(0, 1) },
+		);
+
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+		expect(service().requests).toHaveLength(3);
+		expect(run.error?.message).toBe('Too many requests');
+		expect(run.error?.description).toBe(
+			'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later. The node waited 2 s and sent it 2 more times, as far as Retry When Busy allows. The service asked to wait 1 s.',
+		);
+	});
+
+	it('does not wait longer than Max Wait allows', async () => {
+		service().injectFault(rateLimited(120));
+		const started = Date.now();
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(service().requests).toHaveLength(1);
+		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\.$/);
+	});
+
+	it('stops waiting when the execution is cancelled', async () => {
+		service().injectFault(rateLimited(30));
+		const started = Date.now();
+		const { run } = await runStep(service(), CREATE_CLIENT, {
+			items: contacts.slice(0, 1),
+			cancelWhen: sleep(500),
+		});
+
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(run.status).toBe('canceled');
+		await sleep(500);
+		expect(service().requests).toHaveLength(1);
+	});
+
+	it('Retry-After with a fraction of a second is waited out as such', async () => {
+		service().injectFault({
+			kind: 'status',
+			status: 429,
+			body: { code: '429', message: 'Too many requests' },
+			headers: { 'retry-after': '1.5' },
+		});
+		const { error } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+		});
+
+		expect(error).toBeUndefined();
+		const [refused, accepted] = service().requests;
+		expect(accepted.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1500);
+	});
+});
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
