@@ -79,8 +79,17 @@ function operation(resource: string, value: string, fields: Operation['fields'])
 	};
 }
 
-const withOperation = (added: Operation): Resource[] =>
-	resources.map((resource) =>
+/** The table without any operation of this resource and value: a test adds its own. */
+const without = (resource: string, value: string): Resource[] =>
+	resources.map((entry) => ({
+		...entry,
+		operations: entry.operations.filter(
+			(operation) => operation.resource !== resource || operation.value !== value,
+		),
+	}));
+
+const withOperation = (table: Resource[], added: Operation): Resource[] =>
+	table.map((resource) =>
 		resource.value === added.resource
 			? { ...resource, operations: [...resource.operations, added] }
 			: resource,
@@ -103,8 +112,9 @@ describe('the table of operations', () => {
 			{ property: clientKeyField, path: 'data.clientKey' },
 			{ property: contractKeyField, path: 'data.contract.contractKey' },
 		]);
-		const table = withOperation(read);
-		const before = panels(resources);
+		const base = without('contract', 'read');
+		const table = withOperation(base, read);
+		const before = panels(base);
 		const after = panels(table);
 
 		expect(after[JSON.stringify({ resource: 'contract', operation: 'read' })]).toEqual([
@@ -129,28 +139,30 @@ describe('the table of operations', () => {
 		// Full Name is listed by Client → Create and User → Get: "resource ∈ {client, user} and
 		// operation ∈ {create, get}" would also match an added Client → Get.
 		const get = operation('client', 'get', [{ property: clientKeyField, path: 'data.clientKey' }]);
-		const before = panels(resources);
-		const after = panels(withOperation(get));
+		const base = without('client', 'get');
+		const before = panels(base);
+		const after = panels(withOperation(base, get));
 
 		expect(after[JSON.stringify({ resource: 'client', operation: 'get' })]).toEqual(['clientKey']);
 		for (const [settings, fields] of Object.entries(before))
 			expect(after[settings]).toEqual(fields);
 		const described = (table: Resource[], name: string) =>
 			describeResources(table).filter((property) => property.name === name).length;
-		expect(described(resources, 'fullname')).toBe(1);
-		expect(described(withOperation(get), 'fullname')).toBe(2);
+		expect(described(base, 'fullname')).toBe(1);
+		expect(described(withOperation(base, get), 'fullname')).toBe(2);
 	});
 
 	it('refuses a table no single order of fields fits, and a field with displayOptions of its own', () => {
 		const [first, second] = operationsOf(resources).find(
 			(candidate) => candidate.fields.length > 1 && candidate.resource === 'contract',
 		)!.fields;
+		const base = without('contract', 'read');
 		const reversed = operation('contract', 'read', [second, first]);
-		expect(() => describeResources(withOperation(reversed))).toThrow(/comes before one/);
+		expect(() => describeResources(withOperation(base, reversed))).toThrow(/comes before one/);
 
 		const preset = { ...contractKeyField, displayOptions: { show: { resource: ['contract'] } } };
 		const own = operation('contract', 'read', [{ property: preset, path: 'data.contractKey' }]);
-		expect(() => describeResources(withOperation(own))).toThrow(/displayOptions of its own/);
+		expect(() => describeResources(withOperation(base, own))).toThrow(/displayOptions of its own/);
 	});
 
 	it('every operation has the output schema n8n shows before a run', () => {
