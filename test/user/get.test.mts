@@ -119,7 +119,7 @@ describe('User → Get', () => {
 
 		expect(error?.message).toBe('User not found');
 		expect(error?.description).toBe(
-			'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+			'No user of this client matches what this node sent, or the service does not know the Client Key. Check Client Key, and the User Key, Full Name, Email or Custom Key you find the user by.',
 		);
 		expect((error as { httpCode?: string }).httpCode).toBe('404');
 		expect(items).toEqual([]);

@@ -53,7 +53,7 @@ export const userGet: Operation = {
 	},
 	record: { member: 'user', key: 'userKey' },
 	notFoundHint:
-		'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+		'No user of this client matches what this node sent, or the service does not know the Client Key. Check Client Key, and the User Key, Full Name, Email or Custom Key you find the user by.',
 	creates: false,
 	simplify: simplifyUserFound,
 };
