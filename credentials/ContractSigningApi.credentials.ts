@@ -52,7 +52,7 @@ export class ContractSigningApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://api.contract-signing.example',
-			description: 'Address of the Contract Signing service, without /v1',
+			description: 'Address of the Contract Signing service; a trailing / or /v1 is fine',
 		},
 		{
 			displayName: 'API Key',

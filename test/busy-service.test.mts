@@ -1,7 +1,8 @@
 /**
  * A busy service (429, 503, a refused connection): the node waits as long as the service asks,
- * or backs off, within Retry When Busy, and sends the item again; nothing is created twice. How
- * the waits of many executions share one pace is in pacing.test.mts.
+ * or backs off, within Options → Max Retries When Busy and Max Wait When Busy, and sends the
+ * item again; nothing is created twice. How the waits of many executions share one pace is in
+ * pacing.test.mts.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -86,12 +87,12 @@ describe('the node waits out a busy service', () => {
 		}
 	});
 
-	it('stops at Max Retries and says so, with the service’s message', async () => {
+	it('stops at Max Retries When Busy and says so, with the service’s message', async () => {
 		service().injectFault(rateLimited(), { times: 10 });
 		const started = Date.now();
 		const run = await runStep(
 			service(),
-			{ ...CREATE_CLIENT, retryWhenBusy: { maxRetries: 2 } },
+			{ ...CREATE_CLIENT, options: { maxRetries: 2 } },
 			{ items: contacts.slice(0, 1) },
 		);
 
@@ -99,18 +100,18 @@ describe('the node waits out a busy service', () => {
 		expect(service().requests).toHaveLength(3);
 		expect(run.error?.message).toBe('Too many requests');
 		expect(run.error?.description).toBe(
-			'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later. The node waited 2 s and sent it 2 more times, as far as Retry When Busy allows. The service asked to wait 1 s.',
+			'The service is busy. The node waited 2 s and sent it 2 more times, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow. The service asked to wait 1 s. If you know the service’s limit, set Options → Max Requests per Second to it; or run the workflow again later.',
 		);
 	});
 
-	it('does not wait longer than Max Wait allows', async () => {
+	it('does not wait longer than Max Wait When Busy allows', async () => {
 		service().injectFault(rateLimited(120));
 		const started = Date.now();
 		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
 
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect(service().requests).toHaveLength(1);
-		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\.$/);
+		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\. /);
 	});
 
 	it('stops waiting when the execution is cancelled', async () => {

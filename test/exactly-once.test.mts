@@ -127,7 +127,7 @@ describe('Retry On Fail never creates a contact twice', () => {
 		},
 	);
 
-	it('a create whose reply never ends is not sent again after Options → Timeout', async () => {
+	it('a create whose reply never ends is not sent again after the Timeout of Settings → Request Options', async () => {
 		service().injectFault({ kind: 'trickle', everyMs: 200 }, { times: Infinity });
 		const { error } = await runStep(
 			service(),

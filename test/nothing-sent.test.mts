@@ -48,7 +48,7 @@ describe('nothing was sent', () => {
 
 		expect(error?.message).toMatch(/^The service’s secure connection could not be trusted \(.+\)$/);
 		expect(error?.description).toBe(
-			'Nothing was sent. Check the Base URL in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Options → Ignore SSL Issues (Insecure).',
+			'Nothing was sent. Check the Base URL in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.',
 		);
 		// The server hears of the client's refusal a moment after the client gave up.
 		await vi.waitFor(() => expect(refusedHandshakes).toBe(2));

@@ -60,12 +60,12 @@ describe('a service that limits its rate', () => {
 		expect(seconds).toBeLessThan((1.5 * 400) / 40);
 	}, 60_000);
 
-	it('with Request Rate set to the service’s limit, almost nothing is refused', async () => {
+	it('with Max Requests per Second set to the service’s limit, almost nothing is refused', async () => {
 		service().settings.rateLimit = { perSecond: 40 };
 		const startedAt = Date.now();
 		const run = await runStep(
 			service(),
-			{ ...CREATE_CLIENT, requestRate: { maxPerSecond: 38 } },
+			{ ...CREATE_CLIENT, options: { maxPerSecond: 38 } },
 			{ items: contacts(400) },
 		);
 		const { seconds, refusedShare } = report('Max Requests per Second 38', 400, 40, startedAt);
@@ -150,20 +150,28 @@ describe('many one-contact executions at once share one pace per account', () =>
 		expect(createdOnce(service(), 2)).toEqual({ created: 2, twice: 0, missing: 0 });
 	});
 
-	it('Options → Timeout, when set, ends an item’s wait for its turn: it fails, and nothing is sent for it', async () => {
+	it('Settings → Request Options → Timeout, when set, ends an item’s wait for its turn: it fails then, and nothing is sent for it', async () => {
 		const { first } = await firstRefusedFor(3);
 		const [other] = contacts(2).slice(1);
+		const startedAt = Date.now();
 		const waiting = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
 			{ items: [other] },
 		);
+		const endedAfterMs = Date.now() - startedAt;
 		await first;
 
+		// Past its Timeout the item's every turn would fail at once: no waits between them.
+		expect(endedAfterMs).toBeLessThan(1500);
+
 		expect(waiting.error?.message).toBe(
-			'The item had no turn at the service within Options → Timeout (0.5 s)',
+			'The item had no turn at the service within the node’s Timeout (0.5 s)',
 		);
 		expect(waiting.error?.description).toMatch(/Nothing was sent to the service/);
+		expect(waiting.error?.description).toMatch(
+			/enter more than 500, such as 1000 \(it counts milliseconds\)/,
+		);
 		expect(
 			service().requests.some((request) => request.rawBody.includes(String(other.crmId))),
 		).toBe(false);

@@ -42,7 +42,7 @@ describe('one reply check for every operation', () => {
 
 		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
 		expect(error?.description).toBe(
-			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.',
+			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
 		);
 	});
 

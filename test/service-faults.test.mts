@@ -17,9 +17,9 @@ const CHECK_FIELDS = 'Check the fields of this node against the message above.';
 /** A create the service may have acted on: the error says where to look, and nothing is resent. */
 const MAY_EXIST =
 	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
-const NO_WAITING = { retryWhenBusy: { maxRetries: 0 } };
+const NO_WAITING = { options: { maxRetries: 0 } };
 const STILL_BUSY =
-	'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later. The node did not wait, as far as Retry When Busy allows.';
+	'The service is busy. The node did not wait, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow. If you know the service’s limit, set Options → Max Requests per Second to it; or run the workflow again later.';
 
 interface FaultCase {
 	name: string;

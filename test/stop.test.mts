@@ -1,7 +1,7 @@
 /**
  * A Stop that stops, and a timeout that counts all the time a reply takes: a reply that never
  * ends (headers, then a byte now and then) neither keeps the execution running after Stop nor
- * runs past Options → Timeout.
+ * runs past the Timeout of Settings → Request Options.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('a reply that never ends', () => {
 		expect((await closedAt())! - started).toBeLessThan(3000);
 	});
 
-	it('ends after Options → Timeout in all, with the "may exist" hint for a create', async () => {
+	it('ends after Settings → Request Options → Timeout in all, with the "may exist" hint for a create', async () => {
 		service().injectFault(NEVER_ENDING);
 		const started = Date.now();
 		const { error } = await runStep(service(), {
@@ -74,6 +74,8 @@ describe('a reply that never ends', () => {
 
 		expect(service().requests).toHaveLength(2);
 		expect(error?.message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
-		expect(error?.description).toMatch(/^Raise Options → Timeout/);
+		expect(error?.description).toMatch(
+			/^To give the service more time, .* more than 300, such as 600 /,
+		);
 	});
 });

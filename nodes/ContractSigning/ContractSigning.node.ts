@@ -1,7 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { resources } from './resources';
 import { describeResources } from './shared/describe';
-import { requestRateField, retryWhenBusyField, simplifyField } from './shared/settings';
+import {
+	optionsField,
+	requestRateField,
+	retryWhenBusyField,
+	simplifyField,
+} from './shared/settings';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,7 +17,8 @@ export class ContractSigning implements INodeType {
 			dark: 'file:../../icons/contract-signing.dark.svg',
 		},
 		group: ['output'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
@@ -39,6 +45,7 @@ export class ContractSigning implements INodeType {
 			simplifyField,
 			retryWhenBusyField,
 			requestRateField,
+			optionsField,
 		],
 	};
 }

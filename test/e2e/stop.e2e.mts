@@ -39,7 +39,7 @@ let home: N8nHome | undefined;
 let n8n: RunningN8n | undefined;
 let rest: RestSession;
 
-/** Manual Trigger → Contract Signing: Client → Create, one item, Options → Timeout 2 s. */
+/** Manual Trigger → Contract Signing: Client → Create, one item, Settings → Request Options → Timeout 2 s. */
 function trickleWorkflow(name: string) {
 	return {
 		name,
@@ -209,7 +209,7 @@ describe('a reply that never ends, in n8n start', () => {
 		expect((await readExecution(executionId)).status).toBe('canceled');
 	});
 
-	it('Options → Timeout ends the run after 2 s, saying the client may exist', async () => {
+	it('Settings → Request Options → Timeout ends the run after 2 s, saying the client may exist', async () => {
 		service.reset();
 		service.injectFault({ kind: 'trickle', everyMs: 500 }, { path: '/v1/client' });
 		const workflowId = await createWorkflow('Timeout during a trickling reply');

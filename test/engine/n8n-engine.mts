@@ -177,7 +177,7 @@ export interface RunOptions {
 
 /** Runs Items → steps[0] → steps[1] … through WorkflowExecute and returns what n8n recorded. */
 export async function runWorkflow(steps: Step[], options: RunOptions): Promise<WorkflowRun> {
-	const { nodeTypes, credentialTypes } = await loadPackage();
+	const { nodeTypes, credentialTypes, nodeType } = await loadPackage();
 	const source: INode = {
 		id: 'items',
 		name: 'Items',
@@ -192,7 +192,8 @@ export async function runWorkflow(steps: Step[], options: RunOptions): Promise<W
 			id: `step-${index}`,
 			name: step.name,
 			type: step.type ?? NODE_TYPE,
-			typeVersion: 1,
+			// The node as a user adds it today; a step gives `settings.typeVersion` for an older one.
+			typeVersion: step.type ? 1 : (nodeType.description.defaultVersion ?? 1),
 			position: [(index + 1) * 200, 0] as [number, number],
 			parameters: step.parameters as INode['parameters'],
 			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Contract Signing account' } },

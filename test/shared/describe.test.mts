@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { NodeHelpers, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
+import { ContractSigning } from '../../nodes/ContractSigning/ContractSigning.node';
 import { resources } from '../../nodes/ContractSigning/resources';
 import { describeResources } from '../../nodes/ContractSigning/shared/describe';
 import { clientKeyField } from '../../nodes/ContractSigning/shared/fields';
@@ -165,13 +166,16 @@ describe('the table of operations', () => {
 		expect(() => describeResources(withOperation(base, own))).toThrow(/displayOptions of its own/);
 	});
 
-	it('every operation has the output schema n8n shows before a run', () => {
-		for (const { resource, value } of operationsOf(resources)) {
-			const schema = new URL(
-				`../../nodes/ContractSigning/__schema__/v1.0.0/${resource}/${value}.json`,
-				import.meta.url,
-			);
-			expect(existsSync(schema), `${resource}/${value}.json`).toBe(true);
+	it('every operation has the output schema n8n shows before a run, for every version of the node', () => {
+		// The editor asks for the node's exact version, padded as in v1.1.0, and falls back to none.
+		const versions = [new ContractSigning().description.version].flat();
+		for (const version of versions) {
+			const folder = `v${`${version}.0.0`.split('.').slice(0, 3).join('.')}`;
+			for (const { resource, value } of operationsOf(resources)) {
+				const path = `${folder}/${resource}/${value}.json`;
+				const schema = new URL(`../../nodes/ContractSigning/__schema__/${path}`, import.meta.url);
+				expect(existsSync(schema), path).toBe(true);
+			}
 		}
 	});
 });

@@ -35,13 +35,10 @@ describe('checkReply', () => {
 			'403',
 			'The service refused the API key. Check the API Key in the Contract Signing credential.',
 		],
-		[
-			'429',
-			'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later.',
-		],
+		['429', 'The service is busy.'],
 		[
 			'500',
-			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.',
+			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
 		],
 		['400', 'Check the fields of this node against the message above.'],
 	])('hints what to do for code %s', (code, description) => {

@@ -11,15 +11,33 @@ describe('describeTransportFailure', () => {
 		});
 	});
 
-	it('calls a timeout a timeout, and points at Options → Timeout', () => {
+	it('calls a timeout a timeout, and points at the Timeout in the node’s Settings', () => {
 		const { message, description } = describeTransportFailure(
 			'ECONNABORTED',
 			'timeout of 300ms exceeded',
 			'The connection was aborted, perhaps the server is offline',
 		);
 		expect(message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
-		expect(description).toMatch(/^Raise Options → Timeout/);
+		expect(description).toMatch(
+			/^To give the service more time, open the node’s Settings, add Timeout under Request Options and enter more than 300, such as 600 \(it counts milliseconds\)/,
+		);
 	});
+
+	// Timeout counts milliseconds and is 10000 when added: a hint that named no value, or seconds,
+	// would have a user cut the node's own 300000 without Timeout down to 10000.
+	it.each([300, 10_000, 300_000])(
+		'after %i ms, names a Timeout that gives more time than the request had',
+		(hadMs) => {
+			const { description } = describeTransportFailure(
+				'ECONNABORTED',
+				`timeout of ${hadMs}ms exceeded`,
+				'',
+			);
+			const [, more, suggested] = /more than (\d+), such as (\d+)/.exec(description) ?? [];
+			expect(Number(more)).toBe(hadMs);
+			expect(Number(suggested)).toBeGreaterThan(hadMs);
+		},
+	);
 
 	it('says a cut connection is worth a retry', () => {
 		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(

@@ -31,7 +31,7 @@ export const fullnameField: INodeProperties = {
 	name: 'fullname',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. Ada Lovelace',
+	placeholder: 'e.g. Nathan Smith',
 	description: 'Full name of the person or company',
 };
 

@@ -19,7 +19,8 @@
  * behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
  *
  * One pace per account is kept for the whole n8n process (account-paces.ts); a run of the node
- * whose user set Request Rate also gets a pace of its own with those limits, that learns nothing.
+ * whose user set Max Requests per Second or Max Requests at Once also gets a pace of its own with
+ * those limits, that learns nothing.
  */
 import { sleep } from 'n8n-workflow';
 import { Cancelled } from './waits';

@@ -28,7 +28,7 @@ export type ReplyCheck = { ok: true; body: IDataObject } | ReplyFailure;
 export type ReplyHeaders = Record<string, unknown>;
 
 export const TRY_LATER =
-	'This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node settings.';
+	'This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.';
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,7 +62,7 @@ function hintFor(code: string, notFoundHint: string): string {
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
 	if (code === '429' || code === '503') {
-		return 'The service is busy. If you know its limit, set Request Rate → Max Requests per Second to it; or run the workflow again later.';
+		return 'The service is busy.';
 	}
 	if (/^5\d\d$/.test(code)) return `The service had a problem. ${TRY_LATER}`;
 	return 'Check the fields of this node against the message above.';

@@ -17,7 +17,7 @@ import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
 import { describeTransportFailure, networkError } from './transport-failure';
 import { Cancelled } from './waits';
 
-/** n8n's own default for Options → Timeout, used where n8n gives none. */
+/** n8n's own default timeout, used where the node's Settings → Request Options give none. */
 const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */

@@ -1,7 +1,7 @@
 /**
- * What one run of the node holds while it sends: the credential, read once; its own Request Rate
- * cap; and the signals that end its waits. Kept per run like its memory (run-memory.ts), and let
- * go with it.
+ * What one run of the node holds while it sends: the credential, read once; the cap the user set
+ * on its requests; and the signals that end its waits. Kept per run like its memory
+ * (run-memory.ts), and let go with it.
  */
 import { Pace, type PaceLimits } from './pace';
 
@@ -38,7 +38,7 @@ export class RunResources {
 	}
 
 	/**
-	 * The run's own pace with the Request Rate limits the user set, read for the run's first
+	 * The run's own pace with the Max Requests limits the user set, read for the run's first
 	 * request; it caps the run and learns nothing (the account's pace, in pace.ts, learns).
 	 */
 	capOnce(limits: () => PaceLimits): Pace {

@@ -6,18 +6,18 @@
  * routing sets `send.paginate`, for each item, with the request n8n has prepared: method, URL,
  * headers, and n8n's own protections (proxy, timeout, SSL options, allowed domains). It starts
  * every item's call without waiting for the one before (`runNode`: one `makeRequest` per item,
- * then `Promise.allSettled`), so without Options → Batching all items are in flight at once; with
- * Batching it pauses between batches before starting the next items' calls. The node relies on
- * exactly that: the hook is called once for each item, its `this` gives the item's parameters,
- * and what it returns is the item's output (n8n pairs errors and outputs by item index). From
- * this hook, and from nowhere else, each item's envelope is finished and checked, sent in its
- * turn (turns.ts, request.ts), the reply masked and checked, and every failure either thrown or,
- * with "On Error: Continue", returned as an item paired with its input. Here too the node waits
- * out a busy service, ends a request when the execution is stopped or Options → Timeout has
- * passed in all, and, under Retry On Fail, never sends an item again that was created, or may
- * have been. `itemOutput` below reads what happens to an item, in order. If a future n8n
- * stopped calling the hook, no request would be sent at all: the end-to-end suite runs every
- * operation in real n8n (2.41.1 and 1.123.81 in `npm test`, 2.0.3 in `npm run test:compat`).
+ * then `Promise.allSettled`), so without Batching (Settings → Request Options) all items are in
+ * flight at once; with Batching it pauses between batches before starting the next items' calls.
+ * The node relies on exactly that: the hook is called once for each item, its `this` gives the
+ * item's parameters, and what it returns is the item's output (n8n pairs errors and outputs by
+ * item index). From this hook, and from nowhere else, each item's envelope is finished and
+ * checked, sent in its turn (turns.ts, request.ts), the reply masked and checked, and every
+ * failure either thrown or, with "On Error: Continue", returned as an item paired with its input.
+ * Here too the node waits out a busy service, ends a request when the execution is stopped or
+ * the Timeout of Settings → Request Options has passed in all, and, under Retry On Fail, never
+ * sends an item again that was created, or may have been. `itemOutput` below reads what happens
+ * to an item, in order. If a future n8n stopped calling the hook, no request would be sent at
+ * all: the end-to-end suite runs every operation in real n8n (2.41.1 and 1.123.81 in `npm test`, 2.0.3 in `npm run test:compat`).
  *
  * Each request goes out with `helpers.httpRequestWithAuthentication`, the helper n8n's own
  * `makeRoutingRequest` calls, but with the credential read once per run of the node rather than

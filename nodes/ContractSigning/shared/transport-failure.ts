@@ -44,7 +44,7 @@ const RULES: Rule[] = [
 		matches: (code) => TLS_FAILURE.test(code),
 		failure: (code, detail) => ({
 			message: `The service’s secure connection could not be trusted (${detail || code})`,
-			description: `Nothing was sent. ${CHECK_BASE_URL}. If the service uses a certificate of your own organisation, turn on Options → Ignore SSL Issues (Insecure).`,
+			description: `Nothing was sent. ${CHECK_BASE_URL}. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.`,
 			outcome: 'refused',
 		}),
 	},
@@ -53,7 +53,7 @@ const RULES: Rule[] = [
 			code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail)),
 		failure: (_code, detail) => ({
 			message: `The service did not answer in time (${detail})`,
-			description: `Raise Options → Timeout, or space requests out with Options → Batching. ${TRY_LATER}`,
+			description: `${moreTime(/timeout of (\d+)ms/.exec(detail)?.[1])} ${TRY_LATER}`,
 			outcome: 'unknown',
 		}),
 	},
@@ -68,6 +68,16 @@ const RULES: Rule[] = [
 		}),
 	},
 ];
+
+/**
+ * Where the user gives each request more time. Timeout there counts milliseconds and starts at
+ * 10000 when added, less than the node's own 300000 without it: so the hint names a value above
+ * what the request had.
+ */
+export function moreTime(hadMs: string | undefined): string {
+	const value = hadMs ? ` more than ${hadMs}, such as ${Number(hadMs) * 2}` : ' more milliseconds';
+	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
+}
 
 export function describeTransportFailure(
 	code: string,

@@ -1,15 +1,17 @@
 /**
- * Sends an item in its turns until the service acts: a turn at the run's own Request Rate cap,
- * then at the account's pace (pace.ts), and while the service says it is busy (429, 503, no
- * connection), a wait within Retry When Busy before the next turn. One Retry-After holds back
+ * Sends an item in its turns until the service acts: a turn at the run's own cap (the Max
+ * Requests options), then at the account's pace (pace.ts), and while the service says it is busy
+ * (429, 503, no connection), a wait within the user's limits for a busy service before the next
+ * turn. One Retry-After holds back
  * every request to the account.
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { ItemFailure, NOTHING_SENT } from './failure';
+import { moreTime } from './transport-failure';
 import type { Pace, PaceOutcome } from './pace';
 import { sendOnce, type ItemRequest } from './request';
 import { resourcesOf } from './run-resources';
-import { paceLimits, waitLimits, type WaitLimits } from './settings';
+import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from './settings';
 import { pause, pauseBefore } from './waits';
 
 /** The item's request without its stop signal: that is the run's to give. */
@@ -24,13 +26,15 @@ export async function sendUntilServed(item: ItemToSend): Promise<IDataObject | I
 			resources.endOfExecution(context.onExecutionFinish?.bind(context)),
 	);
 	const request: ItemRequest = { ...item, cancel };
-	const cap = resources.capOnce(() => paceLimits(context.getNodeParameter('requestRate', {})));
+	const cap = resources.capOnce(() => paceLimitsOf(context));
 	const turns = turnSignal(request);
 	const busy = new BusyWaits(request);
 	try {
 		for (;;) {
 			const reply = await sendInTurn(request, cap, turns);
 			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
+			// Past the user's Timeout every turn fails at once: waits between them would only add up.
+			if (turns.timeout?.signal.aborted) return reply;
 			const givenUp = await busy.waitOrGiveUp(reply);
 			if (givenUp) return givenUp;
 		}
@@ -71,11 +75,11 @@ function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome 
 
 interface TurnSignal {
 	signal: AbortSignal;
-	/** Options → Timeout as the user set it, which also ends the item's wait for its turns. */
+	/** Settings → Request Options → Timeout as the user set it, which also ends the item's wait for its turns. */
 	timeout?: { ms: number; signal: AbortSignal };
 }
 
-/** What ends an item's wait for its turns: a stop, and Options → Timeout when the user set it. */
+/** What ends an item's wait for its turns: a stop, and the Timeout when the user set it. */
 function turnSignal({ context, cancel }: ItemRequest): TurnSignal {
 	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
 	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
@@ -86,7 +90,7 @@ function turnSignal({ context, cancel }: ItemRequest): TurnSignal {
 	};
 }
 
-/** The item's turn at a pace, as the time it may be sent; a failure when Options → Timeout passed first. */
+/** The item's turn at a pace, as the time it may be sent; a failure when the Timeout passed first. */
 async function takeTurn(
 	request: ItemRequest,
 	pace: Pace,
@@ -100,8 +104,8 @@ async function takeTurn(
 	}
 	return new ItemFailure(
 		'busy',
-		`The item had no turn at the service within Options → Timeout (${seconds(turns.timeout.ms)})`,
-		`The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} Raise Options → Timeout, or run the workflow again later.`,
+		`The item had no turn at the service within the node’s Timeout (${seconds(turns.timeout.ms)})`,
+		`The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} ${moreTime(String(turns.timeout.ms))} Or run the workflow again later.`,
 		{ code: 'ETIMEDOUT' },
 	);
 }
@@ -110,7 +114,7 @@ function seconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** An item's waits for a busy service, within the limits the user set in Retry When Busy. */
+/** An item's waits for a busy service, within the limits the user set for it. */
 class BusyWaits {
 	private limits?: WaitLimits;
 
@@ -133,7 +137,7 @@ class BusyWaits {
 		this.refusedAt = Date.now();
 		const { retryAfterMs } = failure.details;
 		const nextMs = pauseBefore(this.retries, retryAfterMs);
-		this.limits ??= waitLimits(context.getNodeParameter('retryWhenBusy', {}));
+		this.limits ??= waitLimitsOf(context);
 		if (this.retries >= this.limits.maxRetries || this.waitedMs + nextMs > this.limits.maxWaitMs) {
 			return failure.with(this.stillBusy(failure, nextMs));
 		}
@@ -154,6 +158,10 @@ class BusyWaits {
 			failure.details.retryAfterMs === undefined
 				? ''
 				: ` The service asked to wait ${seconds(nextMs)}.`;
-		return `${failure.description} ${tried}, as far as Retry When Busy allows.${asked}`;
+		const shown = limitsShown(this.request.context);
+		const limit = ['429', '503'].includes(String(failure.details.code))
+			? ` If you know the service’s limit, set ${shown.rate} to it; or run the workflow again later.`
+			: '';
+		return `${failure.description} ${tried}, ${shown.waits}.${asked}${limit}`;
 	}
 }

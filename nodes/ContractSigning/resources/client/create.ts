@@ -8,7 +8,7 @@ const userValues: INodeProperties[] = [
 		name: 'fullname',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. Ada Lovelace',
+		placeholder: 'e.g. Nathan Smith',
 	},
 	{
 		displayName: 'Email',
@@ -43,14 +43,14 @@ const usersInputField: INodeProperties = {
 	noDataExpression: true,
 	options: [
 		{
-			name: 'One by One',
-			value: 'fields',
-			description: 'Enter each user in the fields below',
-		},
-		{
 			name: 'From a List',
 			value: 'list',
 			description: 'Give a list of users with an expression, such as the contacts of a CRM record',
+		},
+		{
+			name: 'One by One',
+			value: 'fields',
+			description: 'Enter each user in the fields below',
 		},
 	],
 	default: 'fields',
