@@ -1,41 +1,46 @@
 /**
- * The demo: the stand-in service and a real n8n with this package, running the example
- * workflow "CRM contact → client → contract" once, then the editor until Ctrl-C.
+ * The demo: the stand-in service, a stand-in CRM and a real n8n with this package, running the
+ * example the README's first workflow uses (examples/crm-contact-once.json, its data table made
+ * and picked as steps 3 and 4 say) for the README's test contact, then the editor until Ctrl-C.
  *
  *   npm run demo            # leaves the n8n editor running
  *   npm run demo -- --once  # exits after the run
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { startRecorder } from '../test/service/recorder.mts';
 import { startStandIn } from '../test/service/stand-in.mts';
 import {
+	buildPackage,
 	createN8nHome,
-	EXAMPLES_DIR,
+	endedRuns,
 	importCredential,
-	importWorkflow,
+	importWorkflows,
 	OWNER,
 	ownerSession,
-	buildPackage,
 	packPackage,
+	postToWebhook,
 	publishWorkflow,
+	readExample,
 	removeN8nHome,
 	startN8n,
+	webhookPath,
 	type N8nHome,
 	type RunningN8n,
-	postToWebhook,
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
+import {
+	keysWrittenBack,
+	leftAtService,
+	makeDeliveriesTable,
+	onceExampleFor,
+} from '../test/e2e/once-example.mts';
 
 const once = process.argv.includes('--once');
-const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
-const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
-/** Imported to look at; not run, as its last step writes to a CRM the demo does not have. */
-const ONCE_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-once.json');
+/** The README's test contact (step 5). */
 const SAMPLE_CONTACT = {
 	name: 'Ada Lovelace',
 	email: 'ada@example.com',
 	company: 'Analytical Engines Ltd',
-	crmId: 1042,
+	crmId: '1042',
 };
 
 const step = (line: string) => process.stdout.write(`• ${line}\n`);
@@ -56,12 +61,16 @@ async function main() {
 
 	const service = await startStandIn();
 	step(`stand-in Contract Signing service on ${service.url} (API key "${service.apiKey}")`);
+	const crm = await startRecorder();
+	step(`stand-in CRM taking the keys back on ${crm.url}`);
 
 	let home: N8nHome | undefined;
 	let n8n: RunningN8n | undefined;
+	let ran = '';
 	const shutdown = async () => {
 		await n8n?.stop();
 		await service.close();
+		await crm.close();
 		removeN8nHome(home);
 	};
 
@@ -69,30 +78,39 @@ async function main() {
 		step('preparing a fresh n8n user folder with the package and a ready credential…');
 		home = await createN8nHome(runtime, tarball);
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
-		await importWorkflow(home, WEBHOOK_EXAMPLE);
-		await importWorkflow(home, MANUAL_EXAMPLE);
-		await importWorkflow(home, ONCE_EXAMPLE);
-		const webhookWorkflow = JSON.parse(readFileSync(WEBHOOK_EXAMPLE, 'utf8')) as { id: string };
-		await publishWorkflow(home, webhookWorkflow.id);
+		step('making the data table "CRM deliveries" (README, step 3)…');
+		const example = onceExampleFor(crm.url, await makeDeliveriesTable(home));
+		await importWorkflows(home, [
+			example,
+			readExample('crm-contact-to-contract.json'),
+			readExample('client-contract-and-user.json'),
+		]);
+		await publishWorkflow(home, example.id);
 
 		step('starting n8n…');
 		n8n = await startN8n(home, { port: await portOrFree(5678) });
-		await ownerSession(n8n.url);
+		const rest = await ownerSession(n8n.url);
 
-		step(`sending a CRM contact to ${n8n.url}/webhook/crm-contact …`);
-		const response = await postToWebhook(`${n8n.url}/webhook/crm-contact`, SAMPLE_CONTACT);
-		const answer = (await response.json()) as Record<string, string>;
-		if (!response.ok || !answer.clientKey) {
+		const url = `${n8n.url}/webhook/${webhookPath(example)}`;
+		step(`sending the README's test contact to ${url} …`);
+		const response = await postToWebhook(url, SAMPLE_CONTACT);
+		if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+		const [run] = await endedRuns(rest, example.id, 1, 60_000);
+		const { clients, contracts } = leftAtService(service, SAMPLE_CONTACT.crmId);
+		const [writeBack] = keysWrittenBack(crm, SAMPLE_CONTACT.crmId);
+		if (run.status !== 'success' || !clients[0] || !contracts[0] || !writeBack) {
 			throw new Error(
-				`the workflow did not answer with keys: HTTP ${response.status} ${JSON.stringify(answer)}`,
+				`the run ended "${run.status}" with ${clients.length} client(s), ${contracts.length} contract(s) and ${writeBack ? 'the' : 'no'} keys written back: see execution ${run.id} in the editor`,
 			);
 		}
+		ran = `The workflow that ran: "${example.name}", published; send it more contacts at ${url}`;
 		process.stdout.write(
 			[
 				'',
-				`client key:   ${answer.clientKey}`,
-				`user key:     ${answer.userKey}`,
-				`contract key: ${answer.contractKey}`,
+				`client key:   ${clients[0].clientKey}`,
+				`user key:     ${clients[0].users[0].userKey}`,
+				`contract key: ${contracts[0].contractKey}`,
+				`keys written back to the CRM: POST ${writeBack.path}`,
 				'',
 			].join('\n'),
 		);
@@ -108,9 +126,8 @@ async function main() {
 	process.stdout.write(
 		[
 			`n8n editor: ${n8n.url}  (log in as ${OWNER.email} / ${OWNER.password})`,
-			'Open the workflows "CRM contact → client → contract", "CRM contact → client → contract, once per',
-			'contact" and "Client → contract → read the user back". The once-per-contact workflow needs its',
-			'data table first: README, "Your first workflow", step 3.',
+			ran,
+			'Also imported: "CRM contact → client → contract" and "Client → contract → read the user back".',
 			'Press Ctrl-C to stop.',
 			'',
 		].join('\n'),

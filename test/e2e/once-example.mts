@@ -11,6 +11,7 @@ import {
 	startN8n,
 	type ExampleWorkflow,
 	type N8nHome,
+	type RestSession,
 } from './n8n-instance.mts';
 
 /** The table the example records deliveries in, as step 3 of the README's first workflow makes it. */
@@ -26,16 +27,33 @@ const DELIVERIES_TABLE = {
 export async function makeDeliveriesTable(home: N8nHome): Promise<string> {
 	const n8n = await startN8n(home);
 	try {
-		const rest = await ownerSession(n8n.url);
-		const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
-		const table = await restJson<{ id: string }>(rest, `/rest/projects/${project.id}/data-tables`, {
-			method: 'POST',
-			body: JSON.stringify(DELIVERIES_TABLE),
-		});
-		return table.id;
+		return await createDeliveriesTable(await ownerSession(n8n.url));
 	} finally {
 		await n8n.stop();
 	}
+}
+
+/** Makes the deliveries table in a running n8n, through the owner's session; its id. */
+export async function createDeliveriesTable(rest: RestSession): Promise<string> {
+	const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
+	const table = await restJson<{ id: string }>(rest, `/rest/projects/${project.id}/data-tables`, {
+		method: 'POST',
+		body: JSON.stringify(DELIVERIES_TABLE),
+	});
+	return table.id;
+}
+
+/** Picks the deliveries table in every data table node of the workflow, as the README has users do. */
+export function pickDeliveriesTable<T extends Pick<ExampleWorkflow, 'nodes'>>(
+	workflow: T,
+	deliveriesTableId: string,
+): T {
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.dataTable') {
+			node.parameters.dataTableId = { __rl: true, mode: 'id', value: deliveriesTableId };
+		}
+	}
+	return workflow;
 }
 
 /**
@@ -43,11 +61,8 @@ export async function makeDeliveriesTable(home: N8nHome): Promise<string> {
  * write-back aimed at `crmUrl` instead of crm.example.com.
  */
 export function onceExampleFor(crmUrl: string, deliveriesTableId: string): ExampleWorkflow {
-	const copy = readExample('crm-contact-once.json');
+	const copy = pickDeliveriesTable(readExample('crm-contact-once.json'), deliveriesTableId);
 	for (const node of copy.nodes) {
-		if (node.type === 'n8n-nodes-base.dataTable') {
-			node.parameters.dataTableId = { __rl: true, mode: 'id', value: deliveriesTableId };
-		}
 		if (node.name === 'Send Keys to CRM') {
 			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crmUrl);
 		}
