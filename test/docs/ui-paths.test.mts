@@ -37,6 +37,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeTransportFailure } from '../../nodes/ContractSigning/shared/transport-failure';
 import { CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT } from '../engine/n8n-engine.mts';
 import { runStep, useStandIn } from '../helpers.mts';
+import { LABEL_TABLE } from './n8n-editor-labels.mts';
 import { CREATE_CLIENT, NO_WAITING, rateLimited } from '../scenarios/contacts.mts';
 
 /** The n8n whose editor the texts describe; the table's other column is for the e2e check. */
@@ -92,20 +93,7 @@ function place(id: string, label: string, children: Place[] = [], aliases: strin
 	return { id, label, children, aliases };
 }
 
-interface LabelTable {
-	labels: Record<string, Record<string, string | null>>;
-	httpRequestNode: {
-		displayName: string;
-		authentication: string;
-		authenticationOptions: string[];
-		predefinedCredentialType: string;
-		credentialType: string;
-	};
-}
-
-const TABLE = JSON.parse(
-	readFileSync(new URL('./n8n-editor-labels.json', import.meta.url), 'utf8'),
-) as LabelTable;
+const TABLE = LABEL_TABLE;
 
 /** n8n's label for an i18n key, as n8n 2.41.1 shows it. */
 function n8nLabel(key: string): string {

@@ -8,21 +8,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LABEL_TABLE } from '../docs/n8n-editor-labels.mts';
 import { ensureN8n, type N8nRuntime } from './n8n-runtime.mts';
 
-interface LabelTable {
-	labels: Record<string, Record<string, string | null>>;
-	httpRequestNode: {
-		displayName: string;
-		authentication: string;
-		authenticationOptions: string[];
-		credentialType: string;
-	};
-}
-
-const TABLE = JSON.parse(
-	readFileSync(new URL('../docs/n8n-editor-labels.json', import.meta.url), 'utf8'),
-) as LabelTable;
+const TABLE = LABEL_TABLE;
 
 let runtime: N8nRuntime;
 
