@@ -391,7 +391,8 @@ export const OWNER = {
 
 /**
  * n8n 1.x reports ready a few seconds before its REST routes are mounted and answers 404 until
- * then; a 404 set nothing up, so asking again is safe.
+ * then; and while its periodic database check has timed out (seen on a loaded 2-core machine) it
+ * answers 503 "Database is not ready!". Neither set anything up, so asking again is safe.
  */
 async function ownerSetup(url: string): Promise<Response> {
 	const giveUpAt = Date.now() + 60_000;
@@ -401,7 +402,7 @@ async function ownerSetup(url: string): Promise<Response> {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify(OWNER),
 		});
-		if (setup.status !== 404 || Date.now() > giveUpAt) return setup;
+		if (![404, 503].includes(setup.status) || Date.now() > giveUpAt) return setup;
 		await sleep(250);
 	}
 }
