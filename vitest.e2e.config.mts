@@ -18,6 +18,7 @@ export default defineConfig({
 			'default',
 			new SummaryLineReporter(n8nLine ? `e2e@n8n-${n8nLine}` : 'e2e', {
 				'editor.e2e.mts': 'editor',
+				'walkthrough.e2e.mts': 'walkthrough',
 				'agent.e2e.mts': 'agent',
 			}),
 		],

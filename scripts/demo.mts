@@ -1,7 +1,7 @@
 /**
  * The demo: the stand-in service, a stand-in CRM and a real n8n with this package, running the
  * example the README's first workflow uses (examples/crm-contact-once.json, its data table made
- * and picked as steps 3 and 4 say) for the README's test contact, then the editor until Ctrl-C.
+ * as step 3 says; the example finds it by its name) for the README's test contact, then the editor until Ctrl-C.
  *
  *   npm run demo            # leaves the n8n editor running
  *   npm run demo -- --once  # exits after the run

@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, selectors, type Locator, type Page } from 'playwright-core';
-import { startStandIn } from '../service/stand-in.mts';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	buildPackage,
 	createN8nHome,
@@ -87,6 +87,8 @@ export interface Viewport {
 export interface EditorSession {
 	url: string;
 	page: Page;
+	/** The stand-in for the Contract Signing service that n8n is pointed at. */
+	service: StandIn;
 	/** Page errors and console errors seen so far, except the ignored ones above. */
 	problems: string[];
 	/** Closes the browser, stops n8n and the stand-in service, removes the temp folders. */
@@ -98,11 +100,16 @@ export interface StartEditorOptions {
 	build?: boolean;
 	viewport?: Viewport;
 	log?: (line: string) => void;
+	/**
+	 * Nothing but the package: no credential and no workflow, as a user's n8n has them right
+	 * after installing it. By default n8n starts with the credential and the editor workflow.
+	 */
+	empty?: boolean;
 }
 
 /**
  * The stand-in service, n8n with the packed package, the Contract Signing credential and the
- * editor workflow, and a Chromium page signed in as the owner.
+ * editor workflow (unless `empty`), and a Chromium page signed in as the owner.
  */
 export async function startEditor(options: StartEditorOptions = {}): Promise<EditorSession> {
 	const log = options.log ?? (() => {});
@@ -132,9 +139,11 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 		cleanups.push(() => rmSync(dirname(tarball), { recursive: true, force: true }));
 		const home = await createN8nHome(runtime, tarball);
 		cleanups.push(() => removeN8nHome(home));
-		log('importing the credential and the workflow…');
-		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
-		await importWorkflow(home, EDITOR_WORKFLOW_FILE);
+		if (!options.empty) {
+			log('importing the credential and the workflow…');
+			await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+			await importWorkflow(home, EDITOR_WORKFLOW_FILE);
+		}
 		log('starting n8n…');
 		const n8n = await startN8n(home);
 		cleanups.push(() => n8n.stop());
@@ -151,6 +160,8 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 		const context = await browser.newContext({
 			viewport: options.viewport ?? { width: 1440, height: 900 },
 		});
+		// The editor copies a webhook's URL to the clipboard when it is clicked, as users copy it.
+		await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: n8n.url });
 		const page = await context.newPage();
 		const problems: string[] = [];
 		page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -169,7 +180,7 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 				`signing in as ${OWNER.email} failed: ${signIn.status()} ${await signIn.text()}`,
 			);
 		}
-		return { url: n8n.url, page, problems, stop };
+		return { url: n8n.url, page, service, problems, stop };
 	} catch (error) {
 		await stop().catch(() => {});
 		throw error;

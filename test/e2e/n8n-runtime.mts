@@ -68,6 +68,8 @@ function selectedLine(value = process.env.CONTRACT_SIGNING_N8N): N8nLine | undef
 }
 
 const N8N_LINE = selectedLine();
+/** The n8n line under test (CONTRACT_SIGNING_N8N), or undefined for the pinned n8n. */
+export const N8N_LINE_UNDER_TEST: N8nLine | undefined = N8N_LINE;
 const RUNTIME_SPEC_DIR = fileURLToPath(
 	new URL(N8N_LINE ? `./n8n-runtime-${N8N_LINE}/` : './n8n-runtime/', import.meta.url),
 );

@@ -13,6 +13,7 @@ import {
 	type N8nHome,
 	type RestSession,
 } from './n8n-instance.mts';
+import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 
 /** The table the example records deliveries in, as step 3 of the README's first workflow makes it. */
 const DELIVERIES_TABLE = {
@@ -43,14 +44,25 @@ export async function createDeliveriesTable(rest: RestSession): Promise<string> 
 	return table.id;
 }
 
-/** Picks the deliveries table in every data table node of the workflow, as the README has users do. */
+/**
+ * The deliveries table in every data table node of the workflow, as the README has users set it.
+ * The examples find it by its name, which the pinned n8n does as shipped. Before 2.3 n8n has no
+ * By Name (its Data table field offers From list and ID): users pick the table from the list,
+ * which stores its id.
+ */
 export function pickDeliveriesTable<T extends Pick<ExampleWorkflow, 'nodes'>>(
 	workflow: T,
 	deliveriesTableId: string,
 ): T {
+	if (N8N_LINE_UNDER_TEST === undefined) return workflow;
 	for (const node of workflow.nodes) {
 		if (node.type === 'n8n-nodes-base.dataTable') {
-			node.parameters.dataTableId = { __rl: true, mode: 'id', value: deliveriesTableId };
+			node.parameters.dataTableId = {
+				__rl: true,
+				mode: 'list',
+				value: deliveriesTableId,
+				cachedResultName: DELIVERIES_TABLE.name,
+			};
 		}
 	}
 	return workflow;
