@@ -6,7 +6,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { elsewhere, serviceKey, serviceRoot } from '../nodes/ContractSigning/shared/service-access';
+import { elsewhere, serviceKey, serviceRoot } from './service-account';
 
 /** Both spellings: n8n's request helper reads the first, its legacy request helper the others. */
 const NO_REDIRECTS = {

@@ -1,12 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { resources } from './resources';
-import { describeResources } from './shared/describe';
+import { describeResources } from './description/describe';
 import {
 	optionsField,
 	requestRateField,
 	retryWhenBusyField,
 	simplifyField,
-} from './shared/settings';
+} from './description/settings';
+import { operationRouting } from './item/send';
+import { resources } from './resources';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -41,7 +42,7 @@ export class ContractSigning implements INodeType {
 			},
 		},
 		properties: [
-			...describeResources(resources),
+			...describeResources(resources, operationRouting),
 			simplifyField,
 			retryWhenBusyField,
 			requestRateField,

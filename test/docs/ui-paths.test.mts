@@ -34,7 +34,7 @@ import type {
 } from 'n8n-workflow';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeTransportFailure } from '../../nodes/ContractSigning/shared/transport-failure';
+import { describeTransportFailure } from '../../nodes/ContractSigning/wire/transport-failure';
 import { CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT } from '../engine/n8n-engine.mts';
 import { runStep, useStandIn } from '../helpers.mts';
 import { LABEL_TABLE } from './n8n-editor-labels.mts';
@@ -71,7 +71,7 @@ const ALLOWED: { file: string; text: string; reason: string }[] = [
 		reason: 'what to enter in the Users field, not a place',
 	},
 	{
-		file: 'nodes/ContractSigning/shared/describe.ts',
+		file: 'nodes/ContractSigning/description/describe.ts',
 		text: '${…} → ${…}',
 		reason:
 			'an error for the package’s developers when the operation table is inconsistent: an operation by its resource and value',

@@ -1,4 +1,4 @@
-import type { Resource } from '../shared/operation';
+import type { Resource } from '../description/operation';
 import { clientCreate } from './client/create';
 import { contractCreate } from './contract/create';
 import { userGet } from './user/get';

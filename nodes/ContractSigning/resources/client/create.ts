@@ -1,6 +1,6 @@
 import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import { customKeyField, emailField, fullnameField } from '../../shared/fields';
-import type { Operation } from '../../shared/operation';
+import { customKeyField, emailField, fullnameField } from '../fields';
+import type { Operation } from '../../description/operation';
 
 const userValues: INodeProperties[] = [
 	{

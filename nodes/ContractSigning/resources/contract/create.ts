@@ -1,6 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { clientKeyField, userKeyField } from '../../shared/fields';
-import type { Operation } from '../../shared/operation';
+import { clientKeyField } from '../fields';
+import type { Operation } from '../../description/operation';
+
+const signerKeyField: INodeProperties = {
+	displayName: 'User Key',
+	name: 'userKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {{ $json.defaultUserKey }}',
+	description:
+		'Key of the user the contract is for, as returned by Client → Create. Leave it empty to use the client’s default user (the first user created with the client).',
+};
 
 const contractNameField: INodeProperties = {
 	displayName: 'Contract Name',
@@ -55,7 +65,7 @@ export const contractCreate: Operation = {
 	request: { path: '/v1/contract', action: 'create' },
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
-		{ property: userKeyField, path: 'data.userKey' },
+		{ property: signerKeyField, path: 'data.userKey' },
 		{ property: contractNameField, path: 'data.contract.name' },
 		{ property: templateKeyField, path: 'data.contract.templateKey' },
 	],

@@ -4,9 +4,17 @@ import {
 	customKeyField,
 	emailField,
 	fullnameField,
-	userKeyField,
-} from '../../shared/fields';
-import type { Operation } from '../../shared/operation';
+} from '../fields';
+import type { Operation } from '../../description/operation';
+
+const userKeyField: INodeProperties = {
+	displayName: 'User Key',
+	name: 'userKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {{ $json.defaultUserKey }}',
+	description: 'Key of the user, as returned by Client → Create',
+};
 
 const findUserNotice: INodeProperties = {
 	displayName:

@@ -1,0 +1,54 @@
+/**
+ * The direction of the node's imports, checked by `npm run lint` after n8n's own lint (whose
+ * eslint.config.mjs n8n's strict mode keeps as n8n ships it). It reuses that config's parser,
+ * plugins and import resolver, without its rules, and adds two of the import-x plugin it brings.
+ *
+ * The node's folders, in the order an item travels, each import only those after it: the node
+ * file composes the description and the send path; item/ reads the item and builds its output,
+ * pacing/ sends it in its turns, wire/ makes one request and reads its reply, credential/ gives
+ * what to send with, run/ holds the run's state, failure/ is the vocabulary they all speak, and
+ * description/ (the panel as data, which resources/ fills in) imports none of them. The
+ * credential in credentials/ imports nothing of the node.
+ */
+import { config } from '@n8n/node-cli/eslint';
+
+const NODE = './nodes/ContractSigning';
+const LAYERS = ['item', 'pacing', 'wire', 'credential', 'run', 'failure', 'description'];
+const NODE_FILE = `${NODE}/ContractSigning.node.ts`;
+
+const zones = [
+	...LAYERS.map((layer, index) => ({
+		target: `${NODE}/${layer}`,
+		from: [
+			NODE_FILE,
+			`${NODE}/resources`,
+			...LAYERS.slice(0, index).map((above) => `${NODE}/${above}`),
+		],
+		message: `${layer}/ imports only ${LAYERS.slice(index + 1).join('/, ') || 'n8n'}${index + 1 < LAYERS.length ? '/' : ''} (eslint.layers.config.mjs).`,
+	})),
+	{
+		target: `${NODE}/resources`,
+		from: [
+			NODE_FILE,
+			...LAYERS.filter((layer) => layer !== 'description').map((layer) => `${NODE}/${layer}`),
+		],
+		message:
+			'An operation is data: resources/ imports only description/ (eslint.layers.config.mjs).',
+	},
+	{
+		target: './credentials',
+		from: './nodes',
+		message: 'The credential imports nothing of the node (eslint.layers.config.mjs).',
+	},
+];
+
+export default [
+	...config.map(({ rules, ...setup }) => setup),
+	{
+		files: ['**/*.ts'],
+		rules: {
+			'import-x/no-restricted-paths': ['error', { zones }],
+			'import-x/no-cycle': 'error',
+		},
+	},
+];

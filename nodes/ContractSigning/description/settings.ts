@@ -1,0 +1,185 @@
+/**
+ * The settings every operation shows below its own fields, and how each is read: Simplify, and
+ * the limits for a busy service and for the node's own pace. Version 1 of the node shows the
+ * limits in two collections of its own, Retry When Busy and Request Rate; later versions gather
+ * them in Options, as n8n's own nodes do, under the same parameter names inside. Each version
+ * shows and reads only its own, so a saved version-1 workflow keeps its limits.
+ */
+import { UserError, type IExecuteSingleFunctions, type INodeProperties } from 'n8n-workflow';
+
+const FIRST_VERSION = 1;
+
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a flat item with the keys the next steps map (such as clientKey, userKey, contractKey) instead of the full reply of the service',
+	hint: 'Off: the full reply of the service, with its code and message',
+};
+
+/** Simplify as the user set it; text from an expression counts only as "true" or "false". */
+export function simplifyOf(value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw new UserError(
+		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		{
+			description:
+				'Switch Simplify on or off, or give an expression that results in true or false.',
+		},
+	);
+}
+
+/** The caps the user set on the node's own requests, within one execution. */
+export interface PaceLimits {
+	maxAtOnce?: number;
+	maxPerSecond?: number;
+}
+
+/** How long and how often one item may wait for a busy service; the user sets both. */
+export interface WaitLimits {
+	maxRetries: number;
+	maxWaitMs: number;
+}
+
+const DEFAULT_MAX_RETRIES = 5;
+const DEFAULT_MAX_WAIT_SECONDS = 60;
+
+const maxRetriesOption: INodeProperties = {
+	displayName: 'Max Retries When Busy',
+	name: 'maxRetries',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 20 },
+	default: DEFAULT_MAX_RETRIES,
+	description: `When the service says it is busy (429 or 503) or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends the item again, at most this many times. Without this option, ${DEFAULT_MAX_RETRIES} times; 0 turns waiting off.`,
+};
+
+const maxWaitOption: INodeProperties = {
+	displayName: 'Max Wait When Busy (Seconds)',
+	name: 'maxWaitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 3600 },
+	default: DEFAULT_MAX_WAIT_SECONDS,
+	description: `How long at most the node waits for a busy service, in all, for one item. Without this option, ${DEFAULT_MAX_WAIT_SECONDS} seconds.`,
+};
+
+const maxAtOnceOption: INodeProperties = {
+	displayName: 'Max Requests at Once',
+	name: 'maxAtOnce',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 1000 },
+	default: 10,
+	description:
+		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node finds the service’s pace by itself.',
+};
+
+const maxPerSecondOption: INodeProperties = {
+	displayName: 'Max Requests per Second',
+	name: 'maxPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 0.1, numberPrecision: 1 },
+	default: 10,
+	description:
+		'This node never sends faster than this within one execution, such as the limit your service’s plan allows. Without this option, the node finds the service’s pace by itself, for all executions that use the same account: it sends right away while the service keeps up, and spaces requests out once the service says it is busy.',
+};
+
+export const optionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	displayOptions: { hide: { '@version': [FIRST_VERSION] } },
+	options: [maxAtOnceOption, maxPerSecondOption, maxRetriesOption, maxWaitOption],
+};
+
+/** Version 1's collection for a busy service. */
+export const retryWhenBusyField: INodeProperties = {
+	displayName: 'Retry When Busy',
+	name: 'retryWhenBusy',
+	type: 'collection',
+	placeholder: 'Add Limit',
+	default: {},
+	displayOptions: { show: { '@version': [FIRST_VERSION] } },
+	description:
+		'When the service says it is busy (429 or 503) or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends that item again',
+	options: [
+		{
+			...maxRetriesOption,
+			displayName: 'Max Retries',
+			description: 'How many times at most one item is sent again. 0 turns waiting off.',
+		},
+		{
+			...maxWaitOption,
+			displayName: 'Max Wait (Seconds)',
+			description: 'How long at most the node waits for one item, in all',
+		},
+	],
+};
+
+/** Version 1's collection for the node's own pace. */
+export const requestRateField: INodeProperties = {
+	displayName: 'Request Rate',
+	name: 'requestRate',
+	type: 'collection',
+	placeholder: 'Add Limit',
+	default: {},
+	displayOptions: { show: { '@version': [FIRST_VERSION] } },
+	description:
+		'The node finds the service’s pace by itself, for all executions that use the same account at once: it sends right away while the service keeps up, and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
+	options: [maxPerSecondOption, maxAtOnceOption],
+};
+
+/** The limits' collection of the item's node: its own in version 1, Options in later versions. */
+function limitsSet(
+	context: IExecuteSingleFunctions,
+	firstVersionName: 'retryWhenBusy' | 'requestRate',
+): unknown {
+	const name = context.getNode().typeVersion === FIRST_VERSION ? firstVersionName : 'options';
+	return context.getNodeParameter(name, {});
+}
+
+/** Where the item's node shows the limits, in the words a message uses to send the user there. */
+export function limitsShown(context: IExecuteSingleFunctions): { waits: string; rate: string } {
+	return context.getNode().typeVersion === FIRST_VERSION
+		? { waits: 'as far as Retry When Busy allows', rate: 'Request Rate → Max Requests per Second' }
+		: {
+				waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
+				rate: 'Options → Max Requests per Second',
+			};
+}
+
+/** The waits for a busy service the user allowed the item's node. */
+export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
+	return waitLimits(limitsSet(context, 'retryWhenBusy'));
+}
+
+/** The cap the user set on the node's own pace. */
+export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
+	return paceLimits(limitsSet(context, 'requestRate'));
+}
+
+export function waitLimits(value: unknown): WaitLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const number = (entry: unknown, fallback: number) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry >= 0 ? entry : fallback;
+	return {
+		maxRetries: Math.floor(number(set.maxRetries, DEFAULT_MAX_RETRIES)),
+		maxWaitMs: number(set.maxWaitSeconds, DEFAULT_MAX_WAIT_SECONDS) * 1000,
+	};
+}
+
+/** The limits the user set; anything unreadable is left to the pace. */
+export function paceLimits(value: unknown): PaceLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const positive = (entry: unknown) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
+	const atOnce = positive(set.maxAtOnce);
+	return {
+		maxPerSecond: positive(set.maxPerSecond),
+		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
+	};
+}

@@ -1,0 +1,66 @@
+/**
+ * Why an item failed and what that means for its record: the one failure type every step of the
+ * send path returns in place of its result. A stopped execution is not a failure of the item: it
+ * throws (`Cancelled`), and n8n ends the run.
+ */
+import type { JsonObject } from 'n8n-workflow';
+
+export const NOTHING_SENT =
+	'Nothing was sent to the service: run the item again once this is corrected.';
+
+export const TRY_LATER =
+	'This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.';
+
+/**
+ * What a failed request says about the record it was for:
+ * - `refused`: the service did not act, and sending the same again gets the same answer;
+ * - `busy`: the service did not act and asks to be asked again later (429, 503, no connection);
+ * - `unknown`: the service may have acted (5xx, timeout, cut connection, incomplete reply).
+ */
+export type Outcome = 'refused' | 'busy' | 'unknown';
+
+/** `input`: nothing was sent; the node refused the item's fields, or the credential cannot work. */
+export type FailureKind = 'input' | Outcome;
+
+export interface FailureDetails {
+	/** HTTP status, the service's code, or the network error code. */
+	code?: string;
+	/** The service's reply, secret masked, for the error n8n shows. */
+	reply?: JsonObject;
+	/** How long the service asked to wait (Retry-After), in milliseconds. */
+	retryAfterMs?: number;
+	/** The item must not be sent again in this run: the service may have created its record. */
+	final?: boolean;
+}
+
+export class ItemFailure {
+	constructor(
+		readonly kind: FailureKind,
+		readonly message: string,
+		readonly description: string,
+		readonly details: FailureDetails = {},
+	) {}
+
+	/** The same failure, told differently or marked final. */
+	with(description: string, details: FailureDetails = {}): ItemFailure {
+		return new ItemFailure(this.kind, this.message, description, { ...this.details, ...details });
+	}
+}
+
+/** Input the node refuses, or an expression n8n could not evaluate: nothing was sent. */
+export function inputFailure(error: unknown): ItemFailure {
+	const { message, description } = error as { message?: string; description?: unknown };
+	return new ItemFailure(
+		'input',
+		message ?? String(error),
+		typeof description === 'string' ? description : '',
+	);
+}
+
+/** The execution was stopped while the item waited or was under way. */
+export class Cancelled extends Error {
+	constructor(when = 'while the node waited for the service') {
+		// n8n marks an execution canceled when its error message says so.
+		super(`The execution was canceled ${when}`);
+	}
+}

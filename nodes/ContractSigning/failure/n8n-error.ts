@@ -1,0 +1,49 @@
+/** How n8n shows an item's failure: as the node's error, or as the item's error output. */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+} from 'n8n-workflow';
+import type { ItemFailure } from './item-failure';
+
+/** The error n8n shows for the failure. */
+export function nodeErrorOf(
+	node: INode,
+	failure: ItemFailure,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (failure.kind === 'input') {
+		return new NodeOperationError(node, failure.message, {
+			description: failure.description || undefined,
+			itemIndex,
+		});
+	}
+	const { reply, code } = failure.details;
+	// The code is kept out of a transport error: n8n rewrites the message of a code it knows.
+	return new NodeApiError(node, reply ?? { message: failure.message }, {
+		message: failure.message,
+		description: failure.description,
+		httpCode: reply ? code : undefined,
+		itemIndex,
+	});
+}
+
+/**
+ * The item's output under "On Error: Continue": `error` as the only key, the one shape that both
+ * n8n 1.x and 2.x route to the error output under "Continue (using error output)" (1.x accepts
+ * `error`, or `error` and `message`).
+ */
+export function errorItemJson(
+	error: Error & { description?: string | null },
+	failure: ItemFailure,
+): IDataObject {
+	const { code } = failure.details;
+	return {
+		error: {
+			message: error.message,
+			...(code ? { code } : {}),
+			...(error.description ? { description: error.description } : {}),
+		},
+	};
+}

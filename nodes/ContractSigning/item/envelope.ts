@@ -1,0 +1,223 @@
+import { UserError, type IDataObject } from 'n8n-workflow';
+/**
+ * The exact envelope the service takes, from the body read-fields.ts built from the item's
+ * fields, and the operation's rules checked on it, in the words of the fields' labels.
+ */
+import { trimText } from '../../../credentials/service-account';
+import {
+	wireFields,
+	type EnvelopeRules,
+	type Operation,
+	type WireField,
+} from '../description/operation';
+
+/** An operation's rules, with the label the user sees for each wire path. */
+export interface LabelledRules extends EnvelopeRules {
+	/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
+	labels: Record<string, string>;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
+export function labelsFromFields(fields: WireField[]): Record<string, string> {
+	const labels: Record<string, string> = { 'data.action': 'Operation' };
+	for (const { property, path } of fields) {
+		labels[path] = property.displayName;
+		if (property.type !== 'fixedCollection') continue;
+		for (const group of property.options ?? []) {
+			if (!('values' in group)) continue;
+			for (const value of group.values) {
+				labels[`${path}[].${value.name}`] = value.displayName;
+			}
+		}
+	}
+	return labels;
+}
+
+/** The operation's rules with the labels of its fields, as `finishEnvelope` takes them. */
+export function labelledRulesOf(operation: Operation): LabelledRules {
+	return { ...operation.rules, labels: labelsFromFields(wireFields(operation)) };
+}
+
+/** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives). */
+function isDate(value: unknown): boolean {
+	// By tag rather than instanceof: an expression's result may come from another realm.
+	return (
+		Object.prototype.toString.call(value) === '[object Date]' ||
+		(typeof value === 'object' &&
+			value !== null &&
+			(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true)
+	);
+}
+
+function describeValue(value: unknown): string {
+	if (isDate(value)) return 'a date';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'boolean') return `the value ${String(value)}`;
+	if (typeof value === 'number') return `the number ${String(value)}`;
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function toText(value: unknown, label: string): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return trimText(value) || undefined;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'bigint') return String(value);
+	const date = isDate(value) ? dateText(value) : undefined;
+	if (date) return date;
+	throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
+		description: isDate(value)
+			? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
+			: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
+	});
+}
+
+/**
+ * A date as ISO 8601 text, as n8n itself writes one inside a list (`[{ fullname: $now }]`) and
+ * as n8n's HTTP Request node sends one; undefined for an invalid date.
+ */
+function dateText(value: unknown): string | undefined {
+	const date = value as {
+		toISO?: () => string | null;
+		toISOString?: () => string;
+		getTime?: () => number;
+	};
+	if (typeof date.toISO === 'function') return date.toISO() ?? undefined;
+	if (typeof date.getTime === 'function' && Number.isNaN(date.getTime())) return undefined;
+	return date.toISOString?.();
+}
+
+/** An object of fields: not a list, a date or any other kind of object. */
+function isPlainObject(value: unknown): value is IDataObject {
+	return (
+		Object.prototype.toString.call(value) === '[object Object]' &&
+		!Array.isArray(value) &&
+		!isDate(value)
+	);
+}
+
+interface Walk {
+	rules: LabelledRules;
+	/** Label of the enclosing list entry, e.g. "Users, entry 2". */
+	entry?: string;
+}
+
+function labelOf(path: string, walk: Walk): string {
+	const label = walk.rules.labels[path.replace(/\[\d+\]/g, '[]')] ?? path;
+	return walk.entry ? `${walk.entry}: ${label}` : label;
+}
+
+function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] | undefined {
+	const listLabel = labelOf(path, walk);
+	const entries: IDataObject[] = [];
+	list.forEach((entry, index) => {
+		const entryLabel = `${listLabel}, entry ${index + 1}`;
+		if (!isPlainObject(entry)) {
+			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
+				description: `Give each entry of ${listLabel} as an object such as { "fullname": "Ada Lovelace", "email": "ada@example.com" }.`,
+			});
+		}
+		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
+		if (!compacted) {
+			throw new UserError(`${entryLabel} is empty`, {
+				description: `Fill in at least one field of ${entryLabel}, or remove it.`,
+			});
+		}
+		entries.push(compacted);
+	});
+	return entries.length ? entries : undefined;
+}
+
+function compactObject(object: IDataObject, path: string, walk: Walk): IDataObject | undefined {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(object)) {
+		const childPath = `${path}.${key}`;
+		const compacted = compactAny(value, childPath, walk);
+		if (compacted !== undefined) result[key] = compacted;
+	}
+	return Object.keys(result).length ? result : undefined;
+}
+
+function isListPath(pattern: string, labels: Record<string, string>): boolean {
+	return Object.keys(labels).some((known) => known.startsWith(`${pattern}[].`));
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || value === '';
+}
+
+function unknownField(path: string, pattern: string, walk: Walk): UserError {
+	const key = path.slice(path.lastIndexOf('.') + 1);
+	const list = pattern.slice(0, pattern.lastIndexOf('.'));
+	const known = list.endsWith('[]')
+		? Object.keys(walk.rules.labels)
+				.filter((path) => path.startsWith(`${list}.`))
+				.map((path) => path.slice(list.length + 1))
+		: [];
+	return new UserError(
+		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
+		{
+			description: known.length
+				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.join(', ')}; map the entries of a list from an expression to these fields.`
+				: 'Send only the fields this operation shows.',
+		},
+	);
+}
+
+function compactAny(value: unknown, path: string, walk: Walk): unknown {
+	const { labels } = walk.rules;
+	const pattern = path.replace(/\[\d+\]/g, '[]');
+	if (isListPath(pattern, labels)) {
+		if (isEmpty(value)) return undefined;
+		if (!Array.isArray(value)) {
+			throw new UserError(
+				`${labelOf(path, walk)} must be a list, but it is ${describeValue(value)}`,
+				{
+					description: `Give ${labelOf(path, walk)} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+				},
+			);
+		}
+		return compactList(value, path, walk);
+	}
+	if (!(pattern in labels)) {
+		if (isPlainObject(value)) return compactObject(value, path, walk);
+		if (isEmpty(value)) return undefined;
+		throw unknownField(path, pattern, walk);
+	}
+	const label = labelOf(path, walk);
+	const text = toText(value, label);
+	if (text !== undefined && walk.rules.emails?.includes(pattern) && !EMAIL_PATTERN.test(text)) {
+		throw new UserError(`${label} "${text}" is not an email address`, {
+			description: `Enter an address such as name@example.com in ${label}, or leave it empty.`,
+		});
+	}
+	return text;
+}
+
+function valueAt(body: IDataObject, path: string): unknown {
+	return path
+		.split('.')
+		.reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), body);
+}
+
+/**
+ * Turns the body read from the item's fields (read-fields.ts) into the exact envelope the service
+ * takes: text trimmed, numbers as text, nothing empty, nothing the service does not know, and
+ * every rule of the operation checked.
+ */
+export function finishEnvelope(body: IDataObject, rules: LabelledRules): IDataObject {
+	const walk: Walk = { rules };
+	const data = isPlainObject(body.data) ? compactObject(body.data, 'data', walk) : undefined;
+	const envelope: IDataObject = { data: data ?? {} };
+
+	for (const { path, fix } of rules.required ?? []) {
+		if (valueAt(envelope, path) === undefined) {
+			throw new UserError(`${rules.labels[path] ?? path} is empty`, { description: fix });
+		}
+	}
+	if (rules.anyOf && rules.anyOf.paths.every((path) => valueAt(envelope, path) === undefined)) {
+		throw new UserError(rules.anyOf.message, { description: rules.anyOf.fix });
+	}
+	return envelope;
+}

@@ -1,0 +1,44 @@
+/**
+ * What one run of the node has sent, so that n8n's Retry On Fail never creates a record twice.
+ *
+ * n8n retries a node by running it again on all of its input items, with the same execute data
+ * (n8n-core workflow-execute, the `for (tryIndex …)` loop around `runNode`). Keyed by that object,
+ * the memory belongs to one execution, one node and one run index: a loop that runs the node
+ * again gets a run of its own, and everything is garbage once n8n drops the execution.
+ * Within a run, an item is known by its index alone: its fields may evaluate differently on the
+ * next try (a name with `$now` in it), and it is still the same item.
+ */
+export class RetryMemory<Attempt> {
+	private readonly items = new Map<number, Promise<Attempt>>();
+
+	/**
+	 * The earlier attempt of this item when `isFinal` says it must not be sent again; otherwise
+	 * the result of `send`. A send still under way is waited for, not repeated.
+	 */
+	async once(
+		itemIndex: number,
+		send: () => Promise<Attempt>,
+		isFinal: (attempt: Attempt) => boolean,
+	): Promise<{ attempt: Attempt; replayed: boolean }> {
+		const earlier = this.items.get(itemIndex);
+		if (earlier) {
+			const attempt = await earlier.catch(() => undefined);
+			if (attempt !== undefined && isFinal(attempt)) return { attempt, replayed: true };
+		}
+		const attempt = send();
+		this.items.set(itemIndex, attempt);
+		return { attempt: await attempt, replayed: false };
+	}
+}
+
+const runs = new WeakMap<object, RetryMemory<unknown>>();
+
+/** The memory of the run that `executeData` stands for. */
+export function retryMemoryOf<Attempt>(executeData: object): RetryMemory<Attempt> {
+	let memory = runs.get(executeData);
+	if (!memory) {
+		memory = new RetryMemory<unknown>();
+		runs.set(executeData, memory);
+	}
+	return memory as RetryMemory<Attempt>;
+}

@@ -1,0 +1,272 @@
+/**
+ * How fast the node sends to one service account, for every execution at once.
+ *
+ * n8n starts every item's request at once (see the top of item/send.ts), and a CRM that changes many
+ * contacts starts as many executions at once. A service that limits its rate refuses most of them,
+ * and without a pace they all come back together, wave after wave. So each request first waits
+ * for its turn here, the way TCP paces a connection, from the moment the service first says it is
+ * busy (429 or 503, or a refused connection):
+ * - a window of requests at once: half of those under way at that moment, halved again at each
+ *   new burst of refusals, and growing by about one per round of replies while it keeps up;
+ * - a rate: requests are spaced out, starting from what the service accepted in the last second,
+ *   about 3 % faster a second (at least 0.2 requests per second faster a second) while it keeps
+ *   up, and a fifth below what it accepted in the last second at each new burst of refusals;
+ * - a `Retry-After` holds back every request until it has passed.
+ * Until then nothing holds a request back, so a service that keeps up is used as fast as n8n
+ * sends (BENCHMARKS.md, "The cold start", has what a first window would cost and save). Once the
+ * service has said nothing of being busy for a minute and nothing is waiting, the pace opens up
+ * again. Turns go round the runs that wait, one each in turn, so a run of one item is not queued
+ * behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
+ *
+ * One pace per account is kept for the whole n8n process (account-paces.ts); a run of the node
+ * whose user set Max Requests per Second or Max Requests at Once also gets a pace of its own with
+ * those limits, that learns nothing.
+ */
+import { sleep } from 'n8n-workflow';
+import type { PaceLimits } from '../description/settings';
+import { Cancelled } from '../failure/item-failure';
+
+/** How a request ended, for the pace: accepted, refused as too many, or anything else. */
+export type PaceOutcome = 'accepted' | 'busy' | 'other';
+
+const LARGEST_WINDOW = 100_000;
+const WAITING_FOR_TURN = 'while the node waited for its turn';
+const SLOWER = 0.8;
+const FASTER_PER_SECOND = 0.03;
+/** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
+const LEAST_GAIN_PER_SECOND = 0.2;
+const SLOWEST_RATE = 0.5;
+/** After this long without the service saying it is busy, an idle pace opens up again. */
+const QUIET_MS = 60_000;
+
+interface Waiter {
+	gone: boolean;
+	enter: (sentAt: number) => void;
+}
+
+/** One run's waiting requests, first come first served. */
+class Line {
+	private items: Waiter[] = [];
+
+	private head = 0;
+
+	push(waiter: Waiter): void {
+		this.items.push(waiter);
+	}
+
+	/** The next waiter still there, or undefined. */
+	next(): Waiter | undefined {
+		while (this.head < this.items.length) {
+			const waiter = this.items[this.head++];
+			if (this.head > 1024 && 2 * this.head > this.items.length) {
+				this.items = this.items.slice(this.head);
+				this.head = 0;
+			}
+			if (!waiter.gone) return waiter;
+		}
+		return undefined;
+	}
+
+	get empty(): boolean {
+		return this.head >= this.items.length;
+	}
+}
+
+export class Pace {
+	private inFlight = 0;
+
+	private waiting = 0;
+
+	/** Each waiting run's line; the map's order is the rotation. */
+	private readonly lines = new Map<object, Line>();
+
+	private window: number;
+
+	/** The window doubles per round of replies up to here, then grows by one per round. */
+	private doubleUntil = Infinity;
+
+	/** Requests per second; none until the service first says it is busy, or the user sets one. */
+	private rate?: number;
+
+	private nextSendAt = 0;
+
+	/** No request before this time (ms since epoch): the service asked to wait. */
+	private notBefore = 0;
+
+	private lastSlowdownAt = 0;
+
+	/** When the pending wake-up is due, if one is. */
+	private wakeAt?: number;
+
+	/** When the latest request of this pace was accepted. */
+	lastAcceptedAt = 0;
+
+	/** When a request last asked for a turn or ended. */
+	lastUsedAt = Date.now();
+
+	/** Reply times of accepted requests; those from `acceptedFrom` on are of the last second. */
+	private accepted: number[] = [];
+
+	private acceptedFrom = 0;
+
+	constructor(private readonly limits: PaceLimits = {}) {
+		this.window = limits.maxAtOnce ?? LARGEST_WINDOW;
+		this.rate = limits.maxPerSecond;
+	}
+
+	/**
+	 * Waits for a request's turn: a place in the window, its moment at the current rate, the end
+	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
+	 * request's run is known by. Returns the time it may be sent, for `done`.
+	 */
+	async turn(run: object, cancel?: AbortSignal): Promise<number> {
+		if (cancel?.aborted) throw new Cancelled(WAITING_FOR_TURN);
+		const now = Date.now();
+		this.lastUsedAt = now;
+		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
+			this.openUp();
+		}
+		return await new Promise<number>((resolve, reject) => {
+			const onAbort = () => {
+				waiter.gone = true;
+				this.waiting -= 1;
+				reject(new Cancelled(WAITING_FOR_TURN));
+			};
+			const waiter: Waiter = {
+				gone: false,
+				enter: (sentAt) => {
+					cancel?.removeEventListener('abort', onAbort);
+					resolve(sentAt);
+				},
+			};
+			cancel?.addEventListener('abort', onAbort, { once: true });
+			let line = this.lines.get(run);
+			if (!line) {
+				line = new Line();
+				this.lines.set(run, line);
+			}
+			line.push(waiter);
+			this.waiting += 1;
+			this.letIn();
+		});
+	}
+
+	/** A request that had its turn has ended: the pace learns from how. */
+	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
+		this.lastUsedAt = now;
+		if (outcome === 'accepted') this.keptUp(now);
+		if (outcome === 'busy') this.refused(sentAt, now);
+		this.inFlight -= 1;
+		this.letIn();
+	}
+
+	/** The service asked that nothing be sent before this time. */
+	holdUntil(time: number): void {
+		this.notBefore = Math.max(this.notBefore, time);
+	}
+
+	/** How many requests may be under way at once now. */
+	get atOnce(): number {
+		return Math.max(1, Math.floor(this.window));
+	}
+
+	/** Requests per second now, if the pace has one. */
+	get perSecond(): number | undefined {
+		return this.rate;
+	}
+
+	/** Nothing under way and nothing waiting. */
+	get idle(): boolean {
+		return this.inFlight === 0 && this.waiting === 0;
+	}
+
+	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
+	private letIn(): void {
+		while (this.waiting > 0 && this.inFlight < this.atOnce) {
+			const now = Date.now();
+			const at = Math.max(this.notBefore, this.nextSendAt);
+			if (at > now) {
+				this.wakeUpAt(at);
+				return;
+			}
+			const waiter = this.nextInRotation();
+			if (!waiter) return;
+			this.waiting -= 1;
+			this.inFlight += 1;
+			this.nextSendAt = now + (this.rate ? 1000 / this.rate : 0);
+			waiter.enter(now);
+		}
+	}
+
+	/** The first waiter of the run whose turn it is; that run goes to the back of the rotation. */
+	private nextInRotation(): Waiter | undefined {
+		for (const [run, line] of this.lines) {
+			this.lines.delete(run);
+			const waiter = line.next();
+			if (!line.empty) this.lines.set(run, line);
+			if (waiter) return waiter;
+		}
+		return undefined;
+	}
+
+	private wakeUpAt(at: number): void {
+		if (this.wakeAt !== undefined && this.wakeAt <= at) return;
+		this.wakeAt = at;
+		void sleep(Math.max(1, at - Date.now())).then(() => {
+			if (this.wakeAt === at) this.wakeAt = undefined;
+			this.letIn();
+		});
+	}
+
+	private openUp(): void {
+		this.window = this.limits.maxAtOnce ?? LARGEST_WINDOW;
+		this.doubleUntil = Infinity;
+		this.rate = this.limits.maxPerSecond;
+	}
+
+	private keptUp(now: number): void {
+		this.lastAcceptedAt = now;
+		this.accepted.push(now);
+		const lastSecond = this.acceptedInLastSecond(now);
+		if (this.limits.maxAtOnce === undefined) {
+			this.window += this.window < this.doubleUntil ? 1 : 1 / this.window;
+			this.window = Math.min(this.window, LARGEST_WINDOW);
+		}
+		if (this.rate !== undefined) {
+			const gain = Math.max(FASTER_PER_SECOND * this.rate, LEAST_GAIN_PER_SECOND);
+			const faster = this.rate + gain / this.rate;
+			// Only as far as the pace really sends: a rate far above that says nothing of the service.
+			if (faster <= 2 * lastSecond + 1) {
+				this.rate = Math.min(faster, this.limits.maxPerSecond ?? Infinity);
+			}
+		}
+	}
+
+	private refused(sentAt: number, now: number): void {
+		// Requests sent before the last slowdown were part of the burst it already answered.
+		if (sentAt < this.lastSlowdownAt) return;
+		this.lastSlowdownAt = now;
+		if (this.limits.maxAtOnce === undefined) {
+			this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
+			this.window = this.doubleUntil;
+		}
+		// What the service accepted is what it allows; the rate never rises at a refusal.
+		const accepted = this.acceptedInLastSecond(now);
+		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
+		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
+	}
+
+	private acceptedInLastSecond(now: number): number {
+		while (
+			this.acceptedFrom < this.accepted.length &&
+			this.accepted[this.acceptedFrom] <= now - 1000
+		) {
+			this.acceptedFrom += 1;
+		}
+		if (this.acceptedFrom > 1000) {
+			this.accepted = this.accepted.slice(this.acceptedFrom);
+			this.acceptedFrom = 0;
+		}
+		return this.accepted.length - this.acceptedFrom;
+	}
+}

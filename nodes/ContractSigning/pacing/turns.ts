@@ -1,0 +1,188 @@
+/**
+ * Sends an item in its turns until the service acts: a turn at the run's own cap (the Max
+ * Requests options), then at the account's pace (pace.ts), and while the service says it is busy
+ * (429, 503, no connection), a wait within the user's limits for a busy service before the next
+ * turn. One Retry-After holds back every request to the account.
+ */
+import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from '../description/settings';
+import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
+import { runStateOf } from '../run/run-state';
+import { postOnce, type ItemRequest } from '../wire/request';
+import { moreTime } from '../wire/transport-failure';
+import { accountPaces } from './account-paces';
+import { Pace, type PaceOutcome } from './pace';
+import { pause, pauseBefore } from './waits';
+
+/** The item's request on its way: its paces, its stop signal and what ends its wait for turns. */
+interface InTurns {
+	request: ItemRequest;
+	/** The account's pace, shared by every execution that sends with the same account. */
+	pace: Pace;
+	/** The run's own pace with the Max Requests limits the user set, which learns nothing. */
+	cap: Pace;
+	/** Aborts when the execution is stopped. */
+	cancel: AbortSignal;
+	turns: TurnSignal;
+}
+
+/** The service's reply body once it acted, or the failure when it did not or may have. */
+export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
+	const { context, access } = request;
+	const run = runStateOf(context.getExecuteData());
+	const { signal: cancel, release } = run.itemSignal(
+		context.getExecutionCancelSignal?.() ??
+			run.endOfExecution(context.onExecutionFinish?.bind(context)),
+	);
+	const item: InTurns = {
+		request,
+		pace: accountPaces.of(access.account.origin, access.account.key),
+		cap: capOf(context),
+		cancel,
+		turns: turnSignal(context, cancel),
+	};
+	const busy = new BusyWaits(item);
+	try {
+		for (;;) {
+			const reply = await sendInTurn(item);
+			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
+			// Past the user's Timeout every turn fails at once: waits between them would only add up.
+			if (item.turns.timeout?.signal.aborted) return reply;
+			const givenUp = await busy.waitOrGiveUp(reply);
+			if (givenUp) return givenUp;
+		}
+	} finally {
+		release();
+	}
+}
+
+const caps = new WeakMap<object, Pace>();
+
+/** The run's cap, with the limits read for its first request. */
+function capOf(context: IExecuteSingleFunctions): Pace {
+	const run = context.getExecuteData();
+	let cap = caps.get(run);
+	if (!cap) {
+		cap = new Pace(paceLimitsOf(context));
+		caps.set(run, cap);
+	}
+	return cap;
+}
+
+/** One send, in its turn at the run's cap and at the account's pace; both learn how it ended. */
+async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
+	const { pace, cap } = item;
+	const cappedAt = await takeTurn(item, cap);
+	if (cappedAt instanceof ItemFailure) return cappedAt;
+	let reply: IDataObject | ItemFailure | undefined;
+	try {
+		const sentAt = await takeTurn(item, pace);
+		if (sentAt instanceof ItemFailure) return sentAt;
+		try {
+			reply = await postOnce(item.request, item.cancel);
+		} finally {
+			pace.done(sentAt, paceOutcome(reply));
+		}
+	} finally {
+		cap.done(cappedAt, 'other');
+	}
+	return reply;
+}
+
+function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome {
+	if (reply === undefined) return 'other';
+	if (!(reply instanceof ItemFailure)) return 'accepted';
+	return reply.kind === 'busy' ? 'busy' : 'other';
+}
+
+interface TurnSignal {
+	signal: AbortSignal;
+	/** Settings → Request Options → Timeout as the user set it, which also ends the item's wait for its turns. */
+	timeout?: { ms: number; signal: AbortSignal };
+}
+
+/** What ends an item's wait for its turns: a stop, and the Timeout when the user set it. */
+function turnSignal(context: IExecuteSingleFunctions, cancel: AbortSignal): TurnSignal {
+	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
+	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
+	const timedOut = AbortSignal.timeout(timeout);
+	return {
+		signal: AbortSignal.any([cancel, timedOut]),
+		timeout: { ms: timeout, signal: timedOut },
+	};
+}
+
+/** The item's turn at a pace, as the time it may be sent; a failure when the Timeout passed first. */
+async function takeTurn(
+	{ request, cancel, turns }: InTurns,
+	pace: Pace,
+): Promise<number | ItemFailure> {
+	const run = request.context.getExecuteData();
+	const turn = await pace.turn(run, turns.signal).catch((error: Error) => error);
+	if (typeof turn === 'number') return turn;
+	if (cancel.aborted || !turns.timeout?.signal.aborted) {
+		throw new NodeOperationError(request.context.getNode(), turn.message);
+	}
+	return new ItemFailure(
+		'busy',
+		`The item had no turn at the service within the node’s Timeout (${seconds(turns.timeout.ms)})`,
+		`The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} ${moreTime(String(turns.timeout.ms))} Or run the workflow again later.`,
+		{ code: 'ETIMEDOUT' },
+	);
+}
+
+function seconds(ms: number): string {
+	return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** An item's waits for a busy service, within the limits the user set for it. */
+class BusyWaits {
+	private limits?: WaitLimits;
+
+	private retries = 0;
+
+	private waitedMs = 0;
+
+	private refusedAt = 0;
+
+	constructor(private readonly item: InTurns) {}
+
+	/** Waits before the item is sent again; the failure to give when the limits are reached. */
+	async waitOrGiveUp(failure: ItemFailure): Promise<ItemFailure | undefined> {
+		const { request, pace, cancel } = this.item;
+		// While other requests to the account get through, the service is pacing them, not stuck.
+		if (pace.lastAcceptedAt > this.refusedAt) {
+			this.retries = 0;
+			this.waitedMs = 0;
+		}
+		this.refusedAt = Date.now();
+		const { retryAfterMs } = failure.details;
+		const nextMs = pauseBefore(this.retries, retryAfterMs);
+		this.limits ??= waitLimitsOf(request.context);
+		if (this.retries >= this.limits.maxRetries || this.waitedMs + nextMs > this.limits.maxWaitMs) {
+			return failure.with(this.stillBusy(failure, nextMs));
+		}
+		if (retryAfterMs !== undefined) pace.holdUntil(Date.now() + nextMs);
+		await pause(nextMs, cancel);
+		this.waitedMs += nextMs;
+		this.retries += 1;
+		return undefined;
+	}
+
+	private stillBusy(failure: ItemFailure, nextMs: number): string {
+		const { retries, waitedMs } = this;
+		const tried =
+			retries === 0
+				? 'The node did not wait'
+				: `The node waited ${seconds(waitedMs)} and sent it ${retries} more time${retries === 1 ? '' : 's'}`;
+		const asked =
+			failure.details.retryAfterMs === undefined
+				? ''
+				: ` The service asked to wait ${seconds(nextMs)}.`;
+		const shown = limitsShown(this.item.request.context);
+		const limit = ['429', '503'].includes(String(failure.details.code))
+			? ` If you know the service’s limit, set ${shown.rate} to it; or run the workflow again later.`
+			: '';
+		return `${failure.description} ${tried}, ${shown.waits}.${asked}${limit}`;
+	}
+}

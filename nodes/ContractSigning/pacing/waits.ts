@@ -1,0 +1,32 @@
+import { sleep } from 'n8n-workflow';
+import { Cancelled } from '../failure/item-failure';
+
+const FIRST_BACKOFF_MS = 500;
+const LONGEST_BACKOFF_MS = 15_000;
+
+/**
+ * The pause before retry number `retry` (from 0): what the service asked for in Retry-After,
+ * or else exponential backoff with jitter, so that items refused together do not come back together.
+ */
+export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.random): number {
+	if (retryAfterMs !== undefined) return retryAfterMs;
+	const ceiling = Math.min(LONGEST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** retry);
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Waits `ms`, or less when the execution is cancelled: then it rejects with `Cancelled`. */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	if (!signal) return await sleep(ms);
+	if (signal.aborted) throw new Cancelled();
+	let onAbort = () => {};
+	const cancelled = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new Cancelled());
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		// n8n 1.x's sleep takes no signal; the race ends the wait there too.
+		await Promise.race([sleep(ms, signal).catch(() => cancelled), cancelled]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it, vi } from 'vitest';
+import { AccountPaces } from '../../../nodes/ContractSigning/pacing/account-paces';
+
+const RUN = {};
+
+describe('AccountPaces', () => {
+	it('one pace per origin and key; the key is kept only as a hash', () => {
+		const paces = new AccountPaces();
+		const pace = paces.of('https://a.example', 'sk_live_123456');
+		expect(paces.of('https://a.example', 'sk_live_123456')).toBe(pace);
+		expect(paces.of('https://b.example', 'sk_live_123456')).not.toBe(pace);
+		expect(paces.of('https://a.example', 'sk_live_654321')).not.toBe(pace);
+		expect(
+			JSON.stringify([...(paces as unknown as { paces: Map<string, unknown> }).paces.keys()]),
+		).not.toContain('sk_live');
+	});
+
+	it('forgets an account idle for its time, but not one with requests under way', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const paces = new AccountPaces(60_000);
+			const now = Date.now();
+			const idle = paces.of('https://idle.example', 'sk_idle_123456');
+			const busy = paces.of('https://busy.example', 'sk_busy_123456');
+			await busy.turn(RUN);
+			vi.setSystemTime(now + 61_000 + 1000);
+			paces.of('https://other.example', 'sk_other_12345');
+			expect(paces.size).toBe(2);
+			expect(paces.of('https://busy.example', 'sk_busy_123456')).toBe(busy);
+			expect(paces.of('https://idle.example', 'sk_idle_123456')).not.toBe(idle);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});

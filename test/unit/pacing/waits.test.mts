@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { pause, pauseBefore } from '../../../nodes/ContractSigning/pacing/waits';
+
+describe('pauseBefore', () => {
+	it('takes what the service asked for', () => {
+		expect(pauseBefore(3, 1234)).toBe(1234);
+	});
+
+	it('backs off exponentially, with jitter between half and all of the step, capped', () => {
+		expect([0, 1, 2, 3].map((retry) => pauseBefore(retry, undefined, () => 0))).toEqual([
+			250, 500, 1000, 2000,
+		]);
+		expect([0, 1, 2, 3].map((retry) => pauseBefore(retry, undefined, () => 1))).toEqual([
+			500, 1000, 2000, 4000,
+		]);
+		expect(pauseBefore(20, undefined, () => 1)).toBe(15_000);
+	});
+});
+
+describe('pause', () => {
+	it('ends early, rejecting, when the execution is cancelled', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		setTimeout(() => controller.abort(), 50);
+		await expect(pause(5000, controller.signal)).rejects.toThrow(/canceled/);
+		expect(Date.now() - started).toBeLessThan(1000);
+	});
+});

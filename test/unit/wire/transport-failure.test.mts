@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { describeTransportFailure } from '../../../nodes/ContractSigning/wire/transport-failure';
+
+describe('describeTransportFailure', () => {
+	it('keeps n8n’s message for a refused connection and points at the Base URL', () => {
+		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED', 'refused')).toEqual({
+			message: 'refused',
+			description:
+				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+			outcome: 'busy',
+		});
+	});
+
+	it('calls a timeout a timeout, and points at the Timeout in the node’s Settings', () => {
+		const { message, description } = describeTransportFailure(
+			'ECONNABORTED',
+			'timeout of 300ms exceeded',
+			'The connection was aborted, perhaps the server is offline',
+		);
+		expect(message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
+		expect(description).toMatch(
+			/^To give the service more time, open the node’s Settings, add Timeout under Request Options and enter more than 300, such as 600 \(it counts milliseconds\)/,
+		);
+	});
+
+	// Timeout counts milliseconds and is 10000 when added: a hint that named no value, or seconds,
+	// would have a user cut the node's own 300000 without Timeout down to 10000.
+	it.each([300, 10_000, 300_000])(
+		'after %i ms, names a Timeout that gives more time than the request had',
+		(hadMs) => {
+			const { description } = describeTransportFailure(
+				'ECONNABORTED',
+				`timeout of ${hadMs}ms exceeded`,
+				'',
+			);
+			const [, more, suggested] = /more than (\d+), such as (\d+)/.exec(description) ?? [];
+			expect(Number(more)).toBe(hadMs);
+			expect(Number(suggested)).toBeGreaterThan(hadMs);
+		},
+	);
+
+	it('says a cut connection is worth a retry', () => {
+		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(
+			'The connection closed before the reply was complete (socket hang up)',
+		);
+	});
+});
