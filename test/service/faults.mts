@@ -3,7 +3,7 @@
  * the requests a test picks.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { formatTime, newKey, type JsonObject } from './routes.mts';
+import { actionOf, type JsonObject, type Route } from './routes.mts';
 import type { RecordedRequest } from './stand-in.mts';
 
 export type Fault =
@@ -24,6 +24,8 @@ export type Fault =
 export interface InjectOptions {
 	/** Only requests to this exact path, e.g. '/v1/contract'. */
 	path?: string;
+	/** Only requests with this `data.action`: with `path`, one operation, e.g. Contract → Create. */
+	action?: string;
 	/** How many matching requests the fault applies to; default 1. */
 	times?: number;
 	when?: (req: RecordedRequest) => boolean;
@@ -32,15 +34,10 @@ export interface InjectOptions {
 interface QueuedFault {
 	fault: Fault;
 	path?: string;
+	action?: string;
 	remaining: number;
 	when?: (req: RecordedRequest) => boolean;
 }
-
-const SUCCESS_REPLY_SHAPE: Record<string, { status: number; message: string }> = {
-	'/v1/client': { status: 201, message: 'Client created' },
-	'/v1/user': { status: 200, message: 'User found' },
-	'/v1/contract': { status: 201, message: 'Contract created' },
-};
 
 /** How the stand-in replies: the code as it is set to send it, and a JSON body. */
 export interface Replies {
@@ -63,6 +60,7 @@ export class Faults {
 		this.queued.push({
 			fault,
 			path: options.path,
+			action: options.action,
 			remaining: options.times ?? 1,
 			when: options.when,
 		});
@@ -77,6 +75,7 @@ export class Faults {
 		const index = this.queued.findIndex(
 			(queued) =>
 				(queued.path === undefined || queued.path === record.path) &&
+				(queued.action === undefined || queued.action === actionOf(record)) &&
 				(queued.when === undefined || queued.when(record)),
 		);
 		if (index === -1) return undefined;
@@ -86,8 +85,8 @@ export class Faults {
 		return queued.fault;
 	}
 
-	/** Answers the request as the fault says. */
-	apply(res: ServerResponse, fault: Fault, path: string): void {
+	/** Answers the request, for the operation it asked for if the service has it, as the fault says. */
+	apply(res: ServerResponse, fault: Fault, route: Route | undefined): void {
 		const { code, sendJson } = this.replies;
 		if (res.destroyed) return;
 		switch (fault.kind) {
@@ -123,7 +122,7 @@ export class Faults {
 				return;
 			}
 			case 'truncated': {
-				const text = JSON.stringify(this.sampleSuccessBody(path));
+				const text = JSON.stringify(this.sampleSuccessBody(route));
 				const cut = text.slice(0, Math.floor(text.length / 2));
 				res.writeHead(200, {
 					'content-type': 'application/json; charset=utf-8',
@@ -134,7 +133,7 @@ export class Faults {
 			}
 			case 'missingResource': {
 				// Simplest form: no state is created, only code and message are sent.
-				const shape = SUCCESS_REPLY_SHAPE[path] ?? { status: 200, message: 'OK' };
+				const shape = route?.success ?? { status: 200, message: 'OK' };
 				sendJson(res, shape.status, { code: code(shape.status), message: shape.message });
 				return;
 			}
@@ -143,7 +142,7 @@ export class Faults {
 				return;
 			}
 			case 'close': {
-				const text = JSON.stringify(this.sampleSuccessBody(path));
+				const text = JSON.stringify(this.sampleSuccessBody(route));
 				res.writeHead(200, {
 					'content-type': 'application/json; charset=utf-8',
 					'content-length': Buffer.byteLength(text),
@@ -165,17 +164,11 @@ export class Faults {
 		}
 	}
 
-	/** A plausible success body for the path, used by faults; no state is created. */
-	private sampleSuccessBody(path: string): JsonObject {
+	/** A plausible success body for the operation, used by faults; no state is created. */
+	private sampleSuccessBody(route: Route | undefined): JsonObject {
 		const { code } = this.replies;
-		const createTime = formatTime(new Date());
-		const shape = SUCCESS_REPLY_SHAPE[path] ?? { status: 200, message: 'OK' };
-		const resources: Record<string, [string, unknown]> = {
-			'/v1/client': ['client', { createTime, clientKey: newKey('cli_'), users: [] }],
-			'/v1/user': ['user', { createTime, changeTime: createTime, userKey: newKey('usr_') }],
-			'/v1/contract': ['contract', { createTime, contractKey: newKey('ctr_') }],
-		};
-		const [resourceName, resource] = resources[path] ?? ['result', {}];
-		return { code: code(shape.status), message: shape.message, [resourceName]: resource };
+		if (!route) return { code: code(200), message: 'OK', result: {} };
+		const { status, message, resourceName, sample } = route.success;
+		return { code: code(status), message, [resourceName]: sample() };
 	}
 }

@@ -21,6 +21,11 @@ export function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A request's `data.action`, when its body has one. */
+export function actionOf({ body }: { body: unknown }): unknown {
+	return isObject(body) && isObject(body.data) ? body.data.action : undefined;
+}
+
 export function rejectUnknownFields(
 	value: JsonObject,
 	allowed: readonly string[],
@@ -93,6 +98,8 @@ export function formatTime(date: Date): string {
 	return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+const now = () => formatTime(new Date());
+
 export function newKey(prefix: string): string {
 	return prefix + randomBytes(8).toString('hex');
 }
@@ -138,11 +145,19 @@ export interface SuccessReply {
 	resource: unknown;
 }
 
+/**
+ * One operation of the service: a path and a `data.action`, what it does, and the shape of its
+ * success reply (what a fault that imitates a success sends, without acting).
+ */
 export interface Route {
-	/** The one `data.action` the path takes. */
+	path: string;
 	action: string;
 	handle: (data: JsonObject) => SuccessReply;
+	success: { status: number; message: string; resourceName: string; sample: () => JsonObject };
 }
+
+/** How an operation is named in the stand-in: `POST /v1/contract read`. */
+export const operationName = (path: string, action: string) => `POST ${path} ${action}`;
 
 /** The service's records, and what each path does with them. */
 export class Records {
@@ -154,11 +169,52 @@ export class Records {
 
 	constructor(private readonly templates: Set<string>) {}
 
-	readonly routes: Record<string, Route> = {
-		'/v1/client': { action: 'create', handle: (data) => this.createClient(data) },
-		'/v1/user': { action: 'read', handle: (data) => this.readUser(data) },
-		'/v1/contract': { action: 'create', handle: (data) => this.createContract(data) },
-	};
+	/** The operations the API reference describes; a test may add one (`StandIn.addRoute`). */
+	readonly routes: Route[] = [
+		{
+			path: '/v1/client',
+			action: 'create',
+			handle: (data) => this.createClient(data),
+			success: {
+				status: 201,
+				message: 'Client created',
+				resourceName: 'client',
+				sample: () => ({ createTime: now(), clientKey: newKey('cli_'), users: [] }),
+			},
+		},
+		{
+			path: '/v1/user',
+			action: 'read',
+			handle: (data) => this.readUser(data),
+			success: {
+				status: 200,
+				message: 'User found',
+				resourceName: 'user',
+				sample: () => ({ createTime: now(), changeTime: now(), userKey: newKey('usr_') }),
+			},
+		},
+		{
+			path: '/v1/contract',
+			action: 'create',
+			handle: (data) => this.createContract(data),
+			success: {
+				status: 201,
+				message: 'Contract created',
+				resourceName: 'contract',
+				sample: () => ({ createTime: now(), contractKey: newKey('ctr_') }),
+			},
+		},
+	];
+
+	/** The operation at this path with this action, if the service has it. */
+	route(path: string, action: unknown): Route | undefined {
+		return this.routes.find((route) => route.path === path && route.action === action);
+	}
+
+	/** Whether the service has anything at this path. */
+	knows(path: string): boolean {
+		return this.routes.some((route) => route.path === path);
+	}
 
 	clear(): void {
 		this.clientsByKey.clear();

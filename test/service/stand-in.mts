@@ -16,12 +16,15 @@ import {
 	rejectUnknownFields,
 	type ClientRecord,
 	type ContractRecord,
+	actionOf,
+	operationName,
+	type Route,
 	type SuccessReply,
 } from './routes.mts';
 
 export type { Fault, InjectOptions } from './faults.mts';
 export type { RateLimit } from './rate-limiter.mts';
-export type { ClientRecord, ContractRecord, UserRecord } from './routes.mts';
+export type { ClientRecord, ContractRecord, JsonObject, Route, UserRecord } from './routes.mts';
 
 export interface StandInOptions {
 	/** Port to listen on; 0 (the default) picks any free port. */
@@ -74,6 +77,8 @@ export interface StandIn {
 	/** Mutable at run time. */
 	settings: StandInSettings;
 	injectFault(fault: Fault, options?: InjectOptions): void;
+	/** Adds an operation the API reference does not have, such as one a test adds to the node; until reset. */
+	addRoute(route: Route): void;
 	counts(): { clients: number; users: number; contracts: number; requests: number };
 	clients(): ClientRecord[];
 	contracts(): ContractRecord[];
@@ -157,11 +162,12 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 	}
 
 	const faults = new Faults({ code, sendJson });
+	/** The operations of the API reference; those a test adds after them go at reset. */
+	const referenceRoutes = records.routes.length;
 
 	function handleApiRequest(req: IncomingMessage, record: RecordedRequest): SuccessReply {
 		if (record.method !== 'POST') throw new ApiError(405, 'Only POST is supported');
-		const route = records.routes[record.path];
-		if (!route) throw new ApiError(404, `No such resource: ${record.path}`);
+		if (!records.knows(record.path)) throw new ApiError(404, `No such resource: ${record.path}`);
 
 		const givenKey = req.headers['x-service-key'];
 		if (!givenKey) throw new ApiError(401, 'Missing X-Service-Key header');
@@ -184,10 +190,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		if (typeof action !== 'string' || action === '') {
 			throw new ApiError(400, 'data.action must be a non-empty string');
 		}
-		if (action !== route.action) {
-			throw new ApiError(400, `Unknown action '${action}' for ${record.path}`);
-		}
-
+		const route = records.route(record.path, action);
+		if (!route) throw new ApiError(400, `Unknown action '${action}' for ${record.path}`);
 		return route.handle(data);
 	}
 
@@ -249,7 +253,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			}
 		}
 		if (fault && fault.kind !== 'delay') {
-			faults.apply(res, fault, record.path);
+			faults.apply(res, fault, records.route(record.path, actionOf(record)));
 			return;
 		}
 		const done = handleApiRequest(req, record);
@@ -297,6 +301,12 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		injectFault(fault, injectOptions = {}) {
 			faults.inject(fault, injectOptions);
 		},
+		addRoute(route) {
+			if (records.route(route.path, route.action)) {
+				throw new Error(`the stand-in already has ${operationName(route.path, route.action)}`);
+			}
+			records.routes.push(route);
+		},
 		counts() {
 			return {
 				clients: records.clientsByKey.size,
@@ -312,6 +322,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			return structuredClone(records.contracts);
 		},
 		reset() {
+			records.routes.length = referenceRoutes;
 			records.clear();
 			requests.length = 0;
 			faults.clear();

@@ -413,6 +413,76 @@ describe('faults', () => {
 	});
 });
 
+describe('operations: a path and an action', () => {
+	const contractRead = {
+		path: '/v1/contract',
+		action: 'read',
+		handle: (data: Record<string, unknown>) => ({
+			status: 200,
+			message: 'Contract found',
+			resourceName: 'contract',
+			resource: { contractKey: data.contractKey, name: 'Read back' },
+		}),
+		success: {
+			status: 200,
+			message: 'Contract found',
+			resourceName: 'contract',
+			sample: () => ({ contractKey: 'ctr_sample' }),
+		},
+	};
+
+	it('takes an added operation at a path that has another, and only until reset', async () => {
+		const before = await post('/v1/contract', { action: 'read', contractKey: 'ctr_1' });
+		expect(before).toEqual({
+			status: 400,
+			body: { code: '400', message: "Unknown action 'read' for /v1/contract" },
+		});
+
+		standIn.addRoute(contractRead);
+		const read = await post('/v1/contract', { action: 'read', contractKey: 'ctr_1' });
+		expect(read).toEqual({
+			status: 200,
+			body: {
+				code: '200',
+				message: 'Contract found',
+				contract: { contractKey: 'ctr_1', name: 'Read back' },
+			},
+		});
+		const client = await createClient({ users: [{ fullname: 'Ada' }] });
+		const created = await post('/v1/contract', {
+			action: 'create',
+			clientKey: client.clientKey,
+			contract: { name: 'NDA' },
+		});
+		expect(created.body.message).toBe('Contract created');
+
+		standIn.reset();
+		expect((await post('/v1/contract', { action: 'read', contractKey: 'ctr_1' })).status).toBe(400);
+	});
+
+	it('faults one operation of a path, and answers a faulted one in its own words', async () => {
+		standIn.addRoute(contractRead);
+		standIn.injectFault(
+			{ kind: 'status', status: 503 },
+			{ path: '/v1/contract', action: 'create' },
+		);
+		const read = await post('/v1/contract', { action: 'read', contractKey: 'ctr_1' });
+		expect(read.status).toBe(200);
+
+		standIn.injectFault({ kind: 'missingResource' }, { path: '/v1/contract', action: 'read' });
+		const faulted = await post('/v1/contract', { action: 'read', contractKey: 'ctr_1' });
+		expect(faulted).toEqual({ status: 200, body: { code: '200', message: 'Contract found' } });
+
+		const client = await createClient({ users: [{ fullname: 'Ada' }] });
+		const create = await post('/v1/contract', {
+			action: 'create',
+			clientKey: client.clientKey,
+			contract: { name: 'NDA' },
+		});
+		expect(create.status).toBe(503);
+	});
+});
+
 describe('request log and lifecycle', () => {
 	it('records every request, rejected ones included', async () => {
 		await post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
