@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { SummaryLineReporter } from './test/summary-line-reporter.mts';
@@ -21,6 +21,9 @@ export default defineConfig({
 			N8N_LOG_LEVEL: 'silent',
 		},
 		testTimeout: 20_000,
+		// Most of the suite waits on a service (its pace, its Retry-After), not on the processor: two
+		// files at once even on a 2-core machine, where Vitest's default would run one at a time.
+		maxWorkers: Math.max(2, availableParallelism() - 1),
 		// Loaded through Vite: the workflow parser imports JSON without the attribute Node.js 20 wants.
 		server: { deps: { inline: ['@actions/workflow-parser'] } },
 		reporters: ['default', new SummaryLineReporter('in-process')],

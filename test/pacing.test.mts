@@ -1,9 +1,11 @@
 /**
- * Runs that pace themselves: hundreds of contacts through Client → Create, no Batching, no
+ * Runs that pace themselves, in n8n's engine: contacts through Client → Create, no Batching, no
  * Retry On Fail, against a service that allows R requests per second (429 + Retry-After beyond
- * it, nothing done for a refused request). Every contact is created exactly once, the run
- * succeeds within 1.5 × N / R, and the share of refused requests is printed. The same holds for
- * many one-contact executions at once, as a CRM's bulk change starts them: they share one pace.
+ * it, nothing done for a refused request): the cap a user sets, a Retry-After one execution is
+ * given holding back another, a Timeout ending a wait for a turn, and a one-contact execution
+ * taking its turn during a bulk run. The runs of hundreds of contacts into a rate limit (every
+ * contact once within 1.5 × N / R, the limit lowered mid-run, 100 executions at once and a second
+ * storm) are proven in real n8n 2.41.1 and 1.123.81: test/e2e/pacing.e2e.mts, test/e2e/storm.e2e.mts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
@@ -48,55 +50,22 @@ function report(name: string, count: number, perSecond: number, startedAt: numbe
 }
 
 describe('a service that limits its rate', () => {
-	it('400 contacts at 40 per second: each created once, within 1.5 × N / R', async () => {
-		service().settings.rateLimit = { perSecond: 40 };
-		const startedAt = Date.now();
-		const run = await runStep(service(), CREATE_CLIENT, { items: contacts(400) });
-		const { seconds } = report('steady', 400, 40, startedAt);
-
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(400);
-		expect(createdOnce(service(), 400)).toEqual({ created: 400, twice: 0, missing: 0 });
-		expect(seconds).toBeLessThan((1.5 * 400) / 40);
-	}, 60_000);
-
 	it('with Max Requests per Second set to the service’s limit, almost nothing is refused', async () => {
 		service().settings.rateLimit = { perSecond: 40 };
 		const startedAt = Date.now();
 		const run = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, options: { maxPerSecond: 38 } },
-			{ items: contacts(400) },
+			{ items: contacts(200) },
 		);
-		const { seconds, refusedShare } = report('Max Requests per Second 38', 400, 40, startedAt);
+		const { seconds, refusedShare } = report('Max Requests per Second 38', 200, 40, startedAt);
 
 		expect(run.error).toBeUndefined();
-		expect(createdOnce(service(), 400)).toEqual({ created: 400, twice: 0, missing: 0 });
-		expect(seconds).toBeLessThan((1.5 * 400) / 40);
+		expect(createdOnce(service(), 200)).toEqual({ created: 200, twice: 0, missing: 0 });
+		expect(seconds).toBeLessThan((1.5 * 200) / 40);
 		expect(refusedShare).toBeLessThan(0.02);
 	}, 60_000);
-
-	it('a limit halved mid-run: each contact still created once', async () => {
-		service().settings.rateLimit = { perSecond: 40 };
-		const halved = sleep(5000).then(() => {
-			service().settings.rateLimit = { perSecond: 20 };
-		});
-		const startedAt = Date.now();
-		const run = await runStep(service(), CREATE_CLIENT, { items: contacts(400) });
-		await halved;
-		report('halved after 5 s', 400, 40, startedAt);
-
-		expect(run.error).toBeUndefined();
-		expect(createdOnce(service(), 400)).toEqual({ created: 400, twice: 0, missing: 0 });
-	}, 60_000);
 });
-
-/** One execution per contact, all started at the same moment, as a CRM's webhooks start them. */
-async function oneExecutionEach(items: IDataObject[], parameters: IDataObject = CREATE_CLIENT) {
-	return await Promise.all(
-		items.map(async (item) => await runStep(service(), parameters, { items: [item] })),
-	);
-}
 
 /**
  * Starts an execution whose one request the service refuses with a `Retry-After` of `seconds`,
@@ -111,31 +80,7 @@ async function firstRefusedFor(seconds: number) {
 	return { first, heldFrom: service().requests[0].repliedAt! };
 }
 
-describe('many one-contact executions at once share one pace per account', () => {
-	it('100 executions at once, 20 per second allowed: each contact once, none failed, then a second storm', async () => {
-		service().settings.rateLimit = { perSecond: 20 };
-		const startedAt = Date.now();
-		const runs = await oneExecutionEach(contacts(100));
-		const first = report('100 one-contact executions at once', 100, 20, startedAt);
-
-		expect(runs.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
-		expect(createdOnce(service(), 100)).toEqual({ created: 100, twice: 0, missing: 0 });
-		expect(first.seconds).toBeLessThan((1.5 * 100) / 20);
-
-		const secondFrom = service().requests.length;
-		const again = await oneExecutionEach(contacts(200).slice(100));
-		const refusedAgain = service()
-			.requests.slice(secondFrom)
-			.filter((request) => request.limited).length;
-		process.stdout.write(
-			`pacing second storm: ${refusedAgain} of ${service().requests.length - secondFrom} requests refused\n`,
-		);
-		expect(again.map((run) => run.error?.message).filter(Boolean)).toEqual([]);
-		expect(createdOnce(service(), 200)).toEqual({ created: 200, twice: 0, missing: 0 });
-		// The second storm starts at the pace the first one learned: its first burst is not refused.
-		expect(refusedAgain).toBeLessThan(10);
-	}, 60_000);
-
+describe('the executions of one account share its pace', () => {
 	it('a Retry-After that one execution is given holds back the requests of another', async () => {
 		const { first, heldFrom } = await firstRefusedFor(1);
 		const [other] = contacts(2).slice(1);
@@ -179,22 +124,27 @@ describe('many one-contact executions at once share one pace per account', () =>
 
 	it('a one-contact execution that arrives during a bulk run of 300 is served within seconds, not after it', async () => {
 		service().settings.rateLimit = { perSecond: 30 };
-		const bulk = runStep(service(), CREATE_CLIENT, { items: contacts(300) });
+		let endBulk = () => {};
+		const bulk = runStep(service(), CREATE_CLIENT, {
+			items: contacts(300),
+			cancelWhen: new Promise<void>((resolve) => (endBulk = resolve)),
+		});
 		await sleep(2000);
 		const arrivedAt = Date.now();
 		const single = await runStep(service(), CREATE_CLIENT, {
 			items: [{ name: 'Single', email: 'single@example.com', crmId: 'single' }],
 		});
 		const servedAfter = (Date.now() - arrivedAt) / 1000;
-		const bulkRun = await bulk;
-		const bulkSeconds = (Date.now() - arrivedAt) / 1000;
+		const bulkLeft = 300 - (service().counts().clients - 1);
+		// The bulk run has proven its point once the single contact is in: it is stopped there.
+		endBulk();
+		await bulk;
 		process.stdout.write(
-			`pacing during a bulk run: the single contact took ${servedAfter.toFixed(1)} s, the bulk run ${bulkSeconds.toFixed(1)} s more\n`,
+			`pacing during a bulk run: the single contact took ${servedAfter.toFixed(1)} s, with ${bulkLeft} of the bulk run's 300 contacts still to send (${(bulkLeft / 30).toFixed(1)} s at 30/s)\n`,
 		);
 
 		expect(single.error).toBeUndefined();
-		expect(bulkRun.error).toBeUndefined();
 		expect(servedAfter).toBeLessThan(2);
-		expect(bulkSeconds).toBeGreaterThan(4);
+		expect(bulkLeft).toBeGreaterThan(4 * 30);
 	}, 60_000);
 });

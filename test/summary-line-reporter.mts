@@ -9,10 +9,13 @@ interface Tally {
 
 /**
  * Prints `<label>: N passed, M failed` alone on a line once a run ends, and one such line for
- * each file named in `parts` (file name → label). Under CI=true a skipped test counts as failed
- * and fails the run: a part that did not run must not look like a part that passed.
+ * each file named in `parts` (file name → label), then how long the run took. Under CI=true a
+ * skipped test counts as failed and fails the run: a part that did not run must not look like a
+ * part that passed.
  */
 export class SummaryLineReporter implements Reporter {
+	private readonly startedAt = Date.now();
+
 	constructor(
 		private readonly label: string,
 		private readonly parts: Record<string, string> = {},
@@ -46,6 +49,7 @@ export class SummaryLineReporter implements Reporter {
 			if (part) lines.push(summaryLine(part, tally));
 		}
 		lines.push(summaryLine(this.label, total));
+		lines.push(`${this.label} took ${phaseTime(Date.now() - this.startedAt)}`);
 		if (total.failed > 0) process.exitCode = 1;
 		process.stdout.write(`\n${lines.join('\n')}\n`);
 	}
@@ -54,4 +58,10 @@ export class SummaryLineReporter implements Reporter {
 function summaryLine(label: string, tally: Tally): string {
 	const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
 	return `${label}: ${tally.passed} passed, ${tally.failed} failed${skipped}`;
+}
+
+/** A phase's time as a contributor reads it: seconds, or minutes and seconds. */
+export function phaseTime(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	return seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }

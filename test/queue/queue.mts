@@ -16,6 +16,7 @@
  * Ends with the line `queue: N passed, M failed`. PostgreSQL 17 comes from an npm package;
  * redis-server from PATH or, unpacked into .cache/redis/, from Debian's package (services.mts).
  */
+import { phaseTime } from '../summary-line-reporter.mts';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -516,6 +517,8 @@ function answeredKeysMatch(answer: Answer, entry: ContactAtService): boolean {
 	);
 }
 
+const PHASE_STARTED_AT = Date.now();
+
 async function main(): Promise<void> {
 	const options = parseOptions(process.argv.slice(2));
 
@@ -813,7 +816,8 @@ async function main(): Promise<void> {
 			for (const home of homes) removeN8nHome(home);
 		}
 		process.stdout.write(
-			`\nqueue: ${checks.length - failedChecks} passed, ${failedChecks} failed\n`,
+			`\nqueue: ${checks.length - failedChecks} passed, ${failedChecks} failed\n` +
+				`queue took ${phaseTime(Date.now() - PHASE_STARTED_AT)}\n`,
 		);
 		process.exitCode = failedChecks > 0 ? 1 : 0;
 	}
