@@ -1,6 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { simplifyContractCreated } from '../../nodes/ContractSigning/resources/contract/create';
 import { outputSchema, runStep, seedClient, useStandIn } from '../helpers.mts';
+import {
+	describeBadInput,
+	LONG_TEXT,
+	type BadInputCase,
+	type Keys,
+} from '../scenarios/bad-input.mts';
 
 const service = useStandIn();
 const createContract = { resource: 'contract', operation: 'create' };
@@ -150,3 +157,68 @@ describe('Contract → Create, its simplified output', () => {
 		);
 	});
 });
+
+const contract = (fields: IDataObject) => (keys: Keys) => ({
+	resource: 'contract',
+	operation: 'create',
+	clientKey: keys.clientKey,
+	name: 'NDA',
+	...fields,
+});
+
+const badInput: BadInputCase[] = [
+	{
+		name: 'contract: name from an expression that gives nothing',
+		parameters: contract({ name: '={{ $json.title }}' }),
+		item: {},
+		expect: { refuses: 'Contract Name is empty' },
+	},
+	{
+		name: 'contract: over-long name',
+		parameters: contract({ name: LONG_TEXT }),
+		expect: {
+			sends: (keys) => ({
+				data: { action: 'create', clientKey: keys.clientKey, contract: { name: LONG_TEXT } },
+			}),
+		},
+	},
+	{
+		name: 'contract: name from a number',
+		parameters: contract({ name: '={{ 2026 }}' }),
+		expect: {
+			sends: (keys) => ({
+				data: { action: 'create', clientKey: keys.clientKey, contract: { name: '2026' } },
+			}),
+		},
+	},
+	{
+		name: 'contract: template key from an object',
+		parameters: contract({ templateKey: '={{ { key: "tpl_nda" } }}' }),
+		expect: { refuses: 'Template Key must be text, but it is an object' },
+	},
+	{
+		name: 'contract: whitespace-only template key and user key',
+		parameters: contract({ templateKey: ' ', userKey: '\t' }),
+		expect: {
+			sends: (keys) => ({
+				data: { action: 'create', clientKey: keys.clientKey, contract: { name: 'NDA' } },
+			}),
+		},
+	},
+	{
+		name: 'contract: user key from a number',
+		parameters: contract({ userKey: '={{ 5 }}' }),
+		expect: {
+			sends: (keys) => ({
+				data: {
+					action: 'create',
+					clientKey: keys.clientKey,
+					userKey: '5',
+					contract: { name: 'NDA' },
+				},
+			}),
+		},
+	},
+];
+
+describeBadInput(service, badInput);

@@ -1,6 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { simplifyUserFound } from '../../nodes/ContractSigning/resources/user/get';
 import { outputSchema, runStep, seedClient, useStandIn } from '../helpers.mts';
+import {
+	describeBadInput,
+	NON_ASCII,
+	type BadInputCase,
+	type Keys,
+} from '../scenarios/bad-input.mts';
 
 const service = useStandIn();
 const getUser = { resource: 'user', operation: 'get' };
@@ -138,3 +145,54 @@ describe('User → Get, its simplified output', () => {
 		);
 	});
 });
+
+const user = (fields: IDataObject) => (keys: Keys) => ({
+	resource: 'user',
+	operation: 'get',
+	clientKey: keys.clientKey,
+	...fields,
+});
+
+const badInput: BadInputCase[] = [
+	{
+		name: 'user: client key from an expression that gives nothing',
+		parameters: user({ clientKey: '={{ $json.clientKey }}', email: 'ada@example.com' }),
+		item: {},
+		expect: { refuses: 'Client Key is empty' },
+	},
+	{
+		name: 'user: client key from a boolean',
+		parameters: user({ clientKey: '={{ false }}', email: 'ada@example.com' }),
+		expect: { refuses: 'Client Key must be text, but it is the value false' },
+	},
+	{
+		name: 'user: only whitespace to find by',
+		parameters: user({ userKey: '  ', email: ' ' }),
+		expect: { refuses: 'There is nothing to find the user by' },
+	},
+	{
+		name: 'user: non-ASCII full name',
+		parameters: user({ fullname: NON_ASCII }),
+		expect: {
+			sends: (keys) => ({
+				data: { action: 'read', clientKey: keys.clientKey, user: { fullname: NON_ASCII } },
+			}),
+		},
+	},
+	{
+		name: 'user: user key from a list',
+		parameters: user({ userKey: '={{ ["usr_1"] }}' }),
+		expect: { refuses: 'User Key must be text, but it is a list' },
+	},
+	{
+		name: 'user: custom key from a number',
+		parameters: user({ customKey: '={{ 1 }}' }),
+		expect: {
+			sends: (keys) => ({
+				data: { action: 'read', clientKey: keys.clientKey, user: { customKey: '1' } },
+			}),
+		},
+	},
+];
+
+describeBadInput(service, badInput);

@@ -3,7 +3,7 @@
  * request, or the same error naming the same field.
  */
 import { describe, expect, it } from 'vitest';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

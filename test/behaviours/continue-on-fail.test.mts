@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

@@ -8,11 +8,11 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIAL_TYPE, loadPackage, registerNodeType } from './engine/n8n-engine.mts';
-import { credentialsFor, runStep, useStandIn } from './helpers.mts';
-import { runWorkflow } from './engine/n8n-engine.mts';
-import { startRecorder, type Recorder } from './service/recorder.mts';
-import { CONTACTS, CREATE_CLIENT } from './scenarios/contacts.mts';
+import { CREDENTIAL_TYPE, loadPackage, registerNodeType } from '../engine/n8n-engine.mts';
+import { credentialsFor, runStep, useStandIn } from '../helpers.mts';
+import { runWorkflow } from '../engine/n8n-engine.mts';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { CONTACTS, CREATE_CLIENT } from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 

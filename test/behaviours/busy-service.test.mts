@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from './helpers.mts';
-import { startStandIn } from './service/stand-in.mts';
+import { runStep, useStandIn } from '../helpers.mts';
+import { startStandIn } from '../service/stand-in.mts';
 import {
 	busyWithoutActing,
 	CONTACTS,
@@ -20,7 +20,7 @@ import {
 	rateLimited,
 	requestTimes,
 	tally,
-} from './scenarios/contacts.mts';
+} from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PACKAGE_ROOT } from './e2e/n8n-instance.mts';
+import { PACKAGE_ROOT } from '../e2e/n8n-instance.mts';
 
 const FOLDER = join(PACKAGE_ROOT, '.github', 'workflows');
 

@@ -3,7 +3,7 @@ import {
 	elsewhere,
 	serviceKey,
 	serviceRoot,
-} from '../../../credentials/service-account';
+} from '../../credentials/service-account';
 
 describe('serviceRoot', () => {
 	it.each([

@@ -6,8 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { afterEach, expect, it, vi } from 'vitest';
-import { TestCredentialsHelper } from './engine/n8n-engine.mts';
-import { runStep, useStandIn } from './helpers.mts';
+import { TestCredentialsHelper } from '../engine/n8n-engine.mts';
+import { runStep, useStandIn } from '../helpers.mts';
 import {
 	busyWithoutActing,
 	CONTACTS,
@@ -15,7 +15,7 @@ import {
 	failFirstRequestOf,
 	NO_WAITING,
 	RETRY_ON_FAIL,
-} from './scenarios/contacts.mts';
+} from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 const contacts = CONTACTS as unknown as IDataObject[];

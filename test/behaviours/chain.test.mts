@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { runWorkflow } from './engine/n8n-engine.mts';
-import { credentialsFor, useStandIn } from './helpers.mts';
+import { runWorkflow } from '../engine/n8n-engine.mts';
+import { credentialsFor, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

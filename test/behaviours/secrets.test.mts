@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import type { Fault } from './service/stand-in.mts';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
-import { startStandIn } from './service/stand-in.mts';
+import type { Fault } from '../service/stand-in.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
+import { startStandIn } from '../service/stand-in.mts';
 
 const API_KEY = 'sk_live_7QmZ9xV2-distinctive-key';
 const service = useStandIn({ apiKey: API_KEY });

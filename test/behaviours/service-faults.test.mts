@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import type { Fault } from './service/stand-in.mts';
-import { runStep, useStandIn } from './helpers.mts';
+import type { Fault } from '../service/stand-in.mts';
+import { runStep, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

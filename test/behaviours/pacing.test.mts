@@ -10,9 +10,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from './helpers.mts';
-import { CREATE_CLIENT, rateLimited } from './scenarios/contacts.mts';
-import type { StandIn } from './service/stand-in.mts';
+import { runStep, useStandIn } from '../helpers.mts';
+import { CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
+import type { StandIn } from '../service/stand-in.mts';
 
 const service = useStandIn();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

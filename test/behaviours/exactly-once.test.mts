@@ -1,14 +1,14 @@
 /**
  * Each contact exactly once: under n8n's Retry On Fail (which runs the node again on all its
  * items) no record is created twice, and a create the service may have acted on is never sent
- * again. The node's own waiting for a busy service is in busy-service.test.mts.
+ * again. The node's own waiting for a busy service is in busy-service.test.mts beside it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import type { OnError } from './engine/n8n-engine.mts';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
-import type { Fault } from './service/stand-in.mts';
+import type { OnError } from '../engine/n8n-engine.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
+import type { Fault } from '../service/stand-in.mts';
 import {
 	busyWithoutActing,
 	CONTACTS,
@@ -19,7 +19,7 @@ import {
 	onceEach,
 	RETRY_ON_FAIL,
 	tally,
-} from './scenarios/contacts.mts';
+} from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 

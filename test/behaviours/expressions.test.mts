@@ -4,7 +4,7 @@
  */
 import { Expression } from 'n8n-workflow';
 import { afterEach, expect, it, vi } from 'vitest';
-import { runStep, seedClient, useStandIn } from './helpers.mts';
+import { runStep, seedClient, useStandIn } from '../helpers.mts';
 
 const service = useStandIn();
 

@@ -5,8 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from './helpers.mts';
-import { RETRY_ON_FAIL } from './scenarios/contacts.mts';
+import { runStep, useStandIn } from '../helpers.mts';
+import { RETRY_ON_FAIL } from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 

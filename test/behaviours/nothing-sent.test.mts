@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runStep, useStandIn } from './helpers.mts';
-import { RETRY_ON_FAIL } from './scenarios/contacts.mts';
+import { runStep, useStandIn } from '../helpers.mts';
+import { RETRY_ON_FAIL } from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 
@@ -22,7 +22,7 @@ let untrustedUrl: string;
 let refusedHandshakes = 0;
 let requestsReceived = 0;
 beforeAll(async () => {
-	const fixture = (name: string) => readFileSync(new URL(`./service/${name}`, import.meta.url));
+	const fixture = (name: string) => readFileSync(new URL(`../service/${name}`, import.meta.url));
 	untrusted = createServer(
 		{ key: fixture('self-signed.key.pem'), cert: fixture('self-signed.cert.pem') },
 		(_request, response) => {

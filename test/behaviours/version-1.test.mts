@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from './helpers.mts';
-import { CONTACTS, CREATE_CLIENT, rateLimited } from './scenarios/contacts.mts';
+import { runStep, useStandIn } from '../helpers.mts';
+import { CONTACTS, CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 
