@@ -42,7 +42,7 @@ const N = Number(process.env.STORM_CONTACTS ?? 100);
 const R = Number(process.env.STORM_LIMIT ?? 4);
 /** Each contact is two requests: Create Client, then Create Contract. */
 const LIMIT_MS = (1.5 * 2 * N * 1000) / R;
-const BULK_ITEMS = 400;
+const BULK_ITEMS = 200;
 const N8N_2 = process.env.CONTRACT_SIGNING_N8N !== '1.x';
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 
@@ -179,14 +179,12 @@ async function planStorms(): Promise<Storm[]> {
 	const first = await newAccount();
 	const plan: Array<Omit<Storm, 'workflow'>> = [
 		{ id: 'unlimited', example: 'answer', retryOnFail: true, account: unlimited },
-		{ id: 'answer', example: 'answer', retryOnFail: true, account: first },
-		{ id: 'answerAgain', example: 'answer', retryOnFail: true, account: first },
-		{ id: 'answerNoRetry', example: 'answer', retryOnFail: false, account: await newAccount() },
+		{ id: 'answer', example: 'answer', retryOnFail: false, account: first },
+		{ id: 'answerAgain', example: 'answer', retryOnFail: false, account: first },
 	];
 	if (N8N_2) {
 		plan.push(
 			{ id: 'once', example: 'once', retryOnFail: true, account: await newAccount() },
-			{ id: 'onceNoRetry', example: 'once', retryOnFail: false, account: await newAccount() },
 			{ id: 'withBulk', example: 'answer', retryOnFail: true, account: await newAccount() },
 		);
 	}
@@ -323,21 +321,18 @@ describe(
 			expect(result.acceptedPerSecond).toBeGreaterThanOrEqual(2 * R);
 		});
 
-		it('crm-contact-to-contract as shipped (Retry On Fail on): every contact once, no execution failed', async () => {
-			await limitedStorm('answer', 'crm-contact-to-contract, Retry On Fail as shipped, cold');
+		// Retry On Fail off: no retry of n8n's can make up for the pace, which carries the storm alone.
+		it('crm-contact-to-contract with Retry On Fail off: every contact once, no execution failed', async () => {
+			await limitedStorm('answer', 'crm-contact-to-contract, Retry On Fail off, cold');
 		});
 
 		it('a second storm in the same process starts at the pace the service last accepted', async () => {
 			const { refused } = await limitedStorm(
 				'answerAgain',
-				'crm-contact-to-contract, second storm in the same process',
+				'crm-contact-to-contract, Retry On Fail off, second storm in the same process',
 			);
 			// The aim is 5 %; the assertion leaves room for a busy machine.
 			expect(refused / (2 * N)).toBeLessThan(0.15);
-		});
-
-		it('crm-contact-to-contract with Retry On Fail off: every contact once, no execution failed', async () => {
-			await limitedStorm('answerNoRetry', 'crm-contact-to-contract, Retry On Fail off, cold');
 		});
 
 		if (!N8N_2) {
@@ -347,10 +342,6 @@ describe(
 
 		it('crm-contact-once as shipped: every contact once, no execution failed', async () => {
 			await limitedStorm('once', 'crm-contact-once, Retry On Fail as shipped, cold');
-		});
-
-		it('crm-contact-once with Retry On Fail off: every contact once, no execution failed', async () => {
-			await limitedStorm('onceNoRetry', 'crm-contact-once, Retry On Fail off, cold');
 		});
 
 		it(`the storm while a ${BULK_ITEMS}-item bulk run goes: the contacts take turns with it`, async () => {
