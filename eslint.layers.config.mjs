@@ -17,15 +17,18 @@ const LAYERS = ['item', 'pacing', 'wire', 'credential', 'run', 'failure', 'descr
 const NODE_FILE = `${NODE}/ContractSigning.node.ts`;
 
 const zones = [
-	...LAYERS.map((layer, index) => ({
-		target: `${NODE}/${layer}`,
-		from: [
-			NODE_FILE,
-			`${NODE}/resources`,
-			...LAYERS.slice(0, index).map((above) => `${NODE}/${above}`),
-		],
-		message: `${layer}/ imports only ${LAYERS.slice(index + 1).join('/, ') || 'n8n'}${index + 1 < LAYERS.length ? '/' : ''} (eslint.layers.config.mjs).`,
-	})),
+	...LAYERS.map((layer, index) => {
+		const below = LAYERS.slice(index + 1).map((next) => `${next}/`);
+		return {
+			target: `${NODE}/${layer}`,
+			from: [
+				NODE_FILE,
+				`${NODE}/resources`,
+				...LAYERS.slice(0, index).map((above) => `${NODE}/${above}`),
+			],
+			message: `${layer}/ imports only ${below.join(', ') || 'n8n'} (eslint.layers.config.mjs).`,
+		};
+	}),
 	{
 		target: `${NODE}/resources`,
 		from: [

@@ -16,7 +16,6 @@
  * Ends with the line `queue: N passed, M failed`. PostgreSQL 17 comes from an npm package;
  * redis-server from PATH or, unpacked into .cache/redis/, from Debian's package (services.mts).
  */
-import { phaseTime } from '../summary-line-reporter.mts';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +48,7 @@ import {
 	type ContractRecord,
 	type StandIn,
 } from '../service/stand-in.mts';
+import { phaseTime } from '../summary-line-reporter.mts';
 import {
 	descendantPids,
 	executionDetail,

@@ -1,10 +1,5 @@
 /** How n8n shows an item's failure: as the node's error, or as the item's error output. */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type INode,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 import type { ItemFailure } from './item-failure';
 
 /** The error n8n shows for the failure. */

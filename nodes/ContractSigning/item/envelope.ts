@@ -1,8 +1,8 @@
-import { UserError, type IDataObject } from 'n8n-workflow';
 /**
  * The exact envelope the service takes, from the body read-fields.ts built from the item's
  * fields, and the operation's rules checked on it, in the words of the fields' labels.
  */
+import { UserError, type IDataObject } from 'n8n-workflow';
 import { trimText } from '../../../credentials/service-account';
 import {
 	wireFields,

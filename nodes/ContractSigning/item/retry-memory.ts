@@ -8,6 +8,8 @@
  * Within a run, an item is known by its index alone: its fields may evaluate differently on the
  * next try (a name with `$now` in it), and it is still the same item.
  */
+import { PerRun } from '../run/per-run';
+
 export class RetryMemory<Attempt> {
 	private readonly items = new Map<number, Promise<Attempt>>();
 
@@ -31,14 +33,9 @@ export class RetryMemory<Attempt> {
 	}
 }
 
-const runs = new WeakMap<object, RetryMemory<unknown>>();
+const memories = new PerRun<RetryMemory<unknown>>();
 
 /** The memory of the run that `executeData` stands for. */
 export function retryMemoryOf<Attempt>(executeData: object): RetryMemory<Attempt> {
-	let memory = runs.get(executeData);
-	if (!memory) {
-		memory = new RetryMemory<unknown>();
-		runs.set(executeData, memory);
-	}
-	return memory as RetryMemory<Attempt>;
+	return memories.of(executeData, () => new RetryMemory<unknown>()) as RetryMemory<Attempt>;
 }

@@ -101,7 +101,10 @@ async function itemOutput(
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
 	const pairedItem = { item: itemIndex };
-	const sent = await onceUnderRetries(context, async () => await tryItem(context, send, requestData));
+	const sent = await onceUnderRetries(
+		context,
+		async () => await tryItem(context, send, requestData),
+	);
 	if (!(sent instanceof ItemFailure)) {
 		const { envelope, simplify, reply } = sent;
 		const json = simplify ? send.operation.simplify(reply, envelope) : reply;

@@ -7,6 +7,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from '../description/settings';
 import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
+import { PerRun } from '../run/per-run';
 import { runStateOf } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
@@ -56,17 +57,11 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-const caps = new WeakMap<object, Pace>();
+const caps = new PerRun<Pace>();
 
 /** The run's cap, with the limits read for its first request. */
 function capOf(context: IExecuteSingleFunctions): Pace {
-	const run = context.getExecuteData();
-	let cap = caps.get(run);
-	if (!cap) {
-		cap = new Pace(paceLimitsOf(context));
-		caps.set(run, cap);
-	}
-	return cap;
+	return caps.of(context.getExecuteData(), () => new Pace(paceLimitsOf(context)));
 }
 
 /** One send, in its turn at the run's cap and at the account's pace; both learn how it ended. */

@@ -1,8 +1,8 @@
 /**
  * What one run of the node holds while it sends: the credential, read once, and the signals that
- * end its waits. A run is one execution's run of the node, known by the execute data n8n hands
- * every item of it (the same object on each try under Retry On Fail); its state is let go with it.
+ * end its waits; kept per run (per-run.ts).
  */
+import { PerRun } from './per-run';
 
 export class RunState {
 	private credential?: Promise<unknown>;
@@ -70,14 +70,9 @@ export class RunState {
 	}
 }
 
-const runs = new WeakMap<object, RunState>();
+const states = new PerRun<RunState>();
 
 /** The state of the run that `executeData` stands for. */
 export function runStateOf(executeData: object): RunState {
-	let state = runs.get(executeData);
-	if (!state) {
-		state = new RunState();
-		runs.set(executeData, state);
-	}
-	return state;
+	return states.of(executeData, () => new RunState());
 }

@@ -1,10 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import {
-	clientKeyField,
-	customKeyField,
-	emailField,
-	fullnameField,
-} from '../fields';
+import { clientKeyField, customKeyField, emailField, fullnameField } from '../fields';
 import type { Operation } from '../../description/operation';
 
 const userKeyField: INodeProperties = {
