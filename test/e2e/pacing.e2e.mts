@@ -3,8 +3,9 @@
  * allowing R requests per second (429 + Retry-After beyond it, nothing done for a refused
  * request). 400 contacts through Client → Create, no Batching, no Retry On Fail: each created
  * exactly once, the node done within 1.5 × N / R, also when the limit drops mid-run. n8n's HTTP
- * Request node with this credential, against the same limit, is printed beside it. Part of the
- * n8n version matrix.
+ * Request node with this credential, against the same limit, is printed beside it. Then 2,000
+ * contacts into a service that keeps up: never more than 256 requests under way at once. Part of
+ * the n8n version matrix.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,17 +29,31 @@ const NODE = 'Create Clients';
 /** Four n8n runs of 400 items, each after n8n's own start. */
 const TIMEOUT_MS = 300_000;
 
-const CONTACTS: Contact[] = Array.from({ length: N }, (_, index) => ({
-	name: `Contact ${String(index + 1).padStart(3, '0')}`,
-	email: `contact${index + 1}@example.com`,
-	crmId: `crm-${index + 1}`,
-}));
-const ONCE_EACH = Object.fromEntries(CONTACTS.map(({ crmId }) => [crmId, 1]));
+/** A run this large puts more requests under way at once than the ceiling allows, unless held back. */
+const LARGE_RUN = 2000;
+const MOST_AT_ONCE = 256;
+
+const contacts = (count: number): Contact[] =>
+	Array.from({ length: count }, (_, index) => ({
+		name: `Contact ${String(index + 1).padStart(3, '0')}`,
+		email: `contact${index + 1}@example.com`,
+		crmId: `crm-${index + 1}`,
+	}));
+const CONTACTS = contacts(N);
+const onceEach = (list: Contact[]) => Object.fromEntries(list.map(({ crmId }) => [crmId, 1]));
 
 const thisNodeWorkflow = contactsWorkflow({
 	id: 'csPacing',
 	node: NODE,
 	contacts: CONTACTS,
+	parameters: CREATE_CLIENT,
+	onError: 'stopWorkflow',
+});
+
+const largeRunWorkflow = contactsWorkflow({
+	id: 'csPacingLarge',
+	node: NODE,
+	contacts: contacts(LARGE_RUN),
 	parameters: CREATE_CLIENT,
 	onError: 'stopWorkflow',
 });
@@ -79,7 +94,7 @@ beforeAll(async () => {
 	service = await startStandIn({ apiKey: `sk_e2e_${randomBytes(12).toString('hex')}` });
 	home = await n8nHomeFor(service);
 	process.stdout.write(`pacing on n8n ${home.runtime.version}\n`);
-	await importWorkflows(home, [thisNodeWorkflow, httpRequestWorkflow()]);
+	await importWorkflows(home, [thisNodeWorkflow, httpRequestWorkflow(), largeRunWorkflow]);
 });
 
 afterAll(async () => {
@@ -88,7 +103,7 @@ afterAll(async () => {
 });
 
 /** Runs the workflow and prints its figures; the node's time is n8n's own, without n8n's start. */
-async function run(name: string, workflowId: string) {
+async function run(name: string, workflowId: string, contactCount = N) {
 	const result = await executeWorkflow(home!, workflowId);
 	const runData = result.run.data.resultData.runData as unknown as Record<
 		string,
@@ -99,17 +114,17 @@ async function run(name: string, workflowId: string) {
 	const refused = service.requests.filter((request) => request.limited).length;
 	const counts = Object.values(created);
 	process.stdout.write(
-		`pacing ${name}: N ${N}, R ${R}/s, node ${nodeMs === undefined ? '?' : (nodeMs / 1000).toFixed(1)} s ` +
-			`(limit ${LIMIT_MS / 1000} s), ${requests} requests, ${refused} refused ` +
-			`(${((100 * refused) / Math.max(1, requests)).toFixed(1)} %), ${counts.length} clients created ` +
+		`pacing ${name}: node ${nodeMs === undefined ? '?' : (nodeMs / 1000).toFixed(1)} s, ` +
+			`${requests} requests, ${refused} refused (${((100 * refused) / contactCount).toFixed(1)} % of the contacts), ` +
+			`${service.mostUnderWay()} under way at most, ${counts.length} clients created ` +
 			`(${counts.filter((count) => count > 1).length} twice), run ${result.status}\n`,
 	);
 	return { result, nodeMs, created };
 }
 
-function expectOnceEach({ result, created }: Awaited<ReturnType<typeof run>>) {
+function expectOnceEach({ result, created }: Awaited<ReturnType<typeof run>>, list = CONTACTS) {
 	expect(result.status).toBe('success');
-	expect(created).toEqual(ONCE_EACH);
+	expect(created).toEqual(onceEach(list));
 }
 
 /** Lowers the limit some time after the run's first request: n8n takes seconds to start. */
@@ -125,7 +140,10 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 		async () => {
 			service.reset();
 			service.settings.rateLimit = { perSecond: R };
-			const figures = await run('this node', thisNodeWorkflow.id);
+			const figures = await run(
+				`this node, ${N} contacts, ${R}/s (limit ${LIMIT_MS / 1000} s)`,
+				thisNodeWorkflow.id,
+			);
 
 			expectOnceEach(figures);
 			expect(figures.nodeMs).toBeLessThanOrEqual(LIMIT_MS);
@@ -138,7 +156,7 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 		async () => {
 			service.reset();
 			service.settings.rateLimit = { perSecond: R };
-			const { result } = await run('HTTP Request node', 'csPacingHttp');
+			const { result } = await run(`HTTP Request node, ${N} contacts, ${R}/s`, 'csPacingHttp');
 
 			// Only that the figures were gathered: how it fares is what the line shows.
 			expect(result.run.data.resultData.runData[NODE]).toBeDefined();
@@ -156,12 +174,36 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 				() => true,
 				() => false,
 			);
-			const figures = await run(`this node, lowered to ${R / 2}/s after 5 s`, thisNodeWorkflow.id);
+			const figures = await run(
+				`this node, ${N} contacts, ${R}/s lowered to ${R / 2}/s after 5 s`,
+				thisNodeWorkflow.id,
+			);
 			stop.abort();
 
 			expect(await lowered).toBe(true);
 			// No time limit: at the lower rate alone the rest takes about 1.5 × N / R.
 			expectOnceEach(figures);
+		},
+		TIMEOUT_MS,
+	);
+});
+
+describe('a service that keeps up, in real n8n', () => {
+	it(
+		`this node: ${LARGE_RUN} contacts in one run, never more than ${MOST_AT_ONCE} requests under way at once`,
+		async () => {
+			service.reset();
+			service.settings.latencyMs = 20;
+			const figures = await run(
+				`this node, ${LARGE_RUN} contacts, 20 ms a reply, no limit`,
+				largeRunWorkflow.id,
+				LARGE_RUN,
+			);
+
+			expectOnceEach(figures, contacts(LARGE_RUN));
+			// More than a first window, or the run would not have been sent at once at all.
+			expect(service.mostUnderWay()).toBeGreaterThan(10);
+			expect(service.mostUnderWay()).toBeLessThanOrEqual(MOST_AT_ONCE);
 		},
 		TIMEOUT_MS,
 	);

@@ -80,6 +80,8 @@ export interface StandIn {
 	/** Adds an operation the API reference does not have, such as one a test adds to the node; until reset. */
 	addRoute(route: Route): void;
 	counts(): { clients: number; users: number; contracts: number; requests: number };
+	/** The most requests under way at one moment (arrived, connection not yet closed) since start or reset. */
+	mostUnderWay(): number;
 	clients(): ClientRecord[];
 	contracts(): ContractRecord[];
 	/** Clears state, request log and faults, and restores the initial settings. */
@@ -133,6 +135,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 	const settings: StandInSettings = { ...initialSettings };
 
 	const requests: RecordedRequest[] = [];
+	const underWay = { now: 0, most: 0 };
 	const records = new Records(new Set(options.templates ?? DEFAULT_TEMPLATES));
 	const bucket = new TokenBucket(() => settings.rateLimit);
 
@@ -209,11 +212,14 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			receivedAt: Date.now(),
 		};
 		requests.push(record);
+		underWay.now += 1;
+		underWay.most = Math.max(underWay.most, underWay.now);
 		res.once('finish', () => {
 			record.repliedAt = Date.now();
 		});
 		res.once('close', () => {
 			record.closedAt = Date.now();
+			underWay.now -= 1;
 		});
 		try {
 			record.rawBody = await readBody(req);
@@ -315,6 +321,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 				requests: requests.length,
 			};
 		},
+		mostUnderWay() {
+			return underWay.most;
+		},
 		clients(): ClientRecord[] {
 			return structuredClone([...records.clientsByKey.values()]);
 		},
@@ -325,6 +334,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			records.routes.length = referenceRoutes;
 			records.clear();
 			requests.length = 0;
+			underWay.most = underWay.now;
 			faults.clear();
 			Object.assign(settings, initialSettings);
 			bucket.reset();

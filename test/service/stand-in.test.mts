@@ -295,6 +295,16 @@ describe('settings', () => {
 		await post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
 		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(55);
 	});
+
+	it('counts the most requests under way at one moment', async () => {
+		standIn.settings.latencyMs = 50;
+		const create = () => post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
+		await Promise.all([create(), create(), create()]);
+		await create();
+		expect(standIn.mostUnderWay()).toBe(3);
+		standIn.reset();
+		expect(standIn.mostUnderWay()).toBe(0);
+	});
 });
 
 describe('rate limit', () => {

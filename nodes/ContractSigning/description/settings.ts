@@ -73,7 +73,7 @@ const maxAtOnceOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 1000 },
 	default: 10,
 	description:
-		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node finds the service’s pace by itself.',
+		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node starts with 10 at once and sends more while the service keeps up, at most 256 at once for all executions that use the same account; a higher value here lets this node go beyond 256.',
 };
 
 const maxPerSecondOption: INodeProperties = {
@@ -83,7 +83,7 @@ const maxPerSecondOption: INodeProperties = {
 	typeOptions: { minValue: 0.1, numberPrecision: 1 },
 	default: 10,
 	description:
-		'This node never sends faster than this within one execution, such as the limit your service’s plan allows. Without this option, the node finds the service’s pace by itself, for all executions that use the same account: it sends right away while the service keeps up, and spaces requests out once the service says it is busy.',
+		'This node never sends faster than this within one execution, such as the limit your service’s plan allows. Without this option, the node finds the service’s pace by itself, for all executions that use the same account: it starts with 10 requests at once and sends more at once while the service keeps up, and spaces requests out once the service says it is busy.',
 };
 
 export const optionsField: INodeProperties = {
@@ -129,7 +129,7 @@ export const requestRateField: INodeProperties = {
 	default: {},
 	displayOptions: { show: { '@version': [FIRST_VERSION] } },
 	description:
-		'The node finds the service’s pace by itself, for all executions that use the same account at once: it sends right away while the service keeps up, and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
+		'The node finds the service’s pace by itself, for all executions that use the same account at once: it starts with 10 requests at once and sends more at once while the service keeps up (at most 256), and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
 	options: [maxPerSecondOption, maxAtOnceOption],
 };
 

@@ -2,25 +2,29 @@
  * How fast the node sends to one service account, for every execution at once.
  *
  * n8n starts every item's request at once (see the top of item/send.ts), and a CRM that changes many
- * contacts starts as many executions at once. A service that limits its rate refuses most of them,
- * and without a pace they all come back together, wave after wave. So each request first waits
- * for its turn here, the way TCP paces a connection, from the moment the service first says it is
- * busy (429 or 503, or a refused connection):
- * - a window of requests at once: half of those under way at that moment, halved again at each
- *   new burst of refusals, and growing by about one per round of replies while it keeps up;
- * - a rate: requests are spaced out, starting from what the service accepted in the last second,
- *   about 3 % faster a second (at least 0.2 requests per second faster a second) while it keeps
- *   up, and a fifth below what it accepted in the last second at each new burst of refusals;
+ * contacts starts as many executions at once. A service that limits its rate would refuse most of
+ * them, and they would all come back together, wave after wave; a service behind a load balancer
+ * or a firewall takes thousands of requests at once for an attack. So each request first waits for
+ * its turn here, the way TCP paces a connection:
+ * - a window of requests at once: 10 for an account the process has not talked to yet, one more for
+ *   each reply while the window is full (so it doubles per round of replies, as TCP's slow start),
+ *   and never above 256 requests at once, or a run's Max Requests at Once where the user set more.
+ *   It does not grow while it is not full: more at once would bring nothing more through.
+ * - when the service first says it is busy (429 or 503, or a refused connection): half of those
+ *   under way at that moment, halved again at each new burst of refusals, then growing by about
+ *   one per round of replies while it keeps up; and a rate: requests are spaced out, starting from
+ *   what the service accepted in the last second, about 3 % faster a second (at least 0.2 requests
+ *   per second faster a second) while it keeps up, and a fifth below what it accepted in the last
+ *   second at each new burst of refusals;
  * - a `Retry-After` holds back every request until it has passed.
- * Until then nothing holds a request back, so a service that keeps up is used as fast as n8n
- * sends (BENCHMARKS.md, "The cold start", has what a first window would cost and save). Once the
- * service has said nothing of being busy for a minute and nothing is waiting, the pace opens up
- * again. Turns go round the runs that wait, one each in turn, so a run of one item is not queued
- * behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
+ * BENCHMARKS.md, "The cold start", has what the first window costs and saves. Once the service has
+ * said nothing of being busy for a minute and nothing is waiting, the rate goes and the window
+ * doubles again. Turns go round the runs that wait, one each in turn, so a run of one item is not
+ * queued behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
  *
  * One pace per account is kept for the whole n8n process (account-paces.ts); a run of the node
  * whose user set Max Requests per Second or Max Requests at Once also gets a pace of its own with
- * those limits, that learns nothing.
+ * those limits, that learns nothing (its cap).
  */
 import { sleep } from 'n8n-workflow';
 import type { PaceLimits } from '../description/settings';
@@ -29,6 +33,10 @@ import { Cancelled } from '../failure/item-failure';
 /** How a request ended, for the pace: accepted, refused as too many, or anything else. */
 export type PaceOutcome = 'accepted' | 'busy' | 'other';
 
+/** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
+export const FIRST_WINDOW = 10;
+/** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
+export const MOST_AT_ONCE = 256;
 const LARGEST_WINDOW = 100_000;
 const WAITING_FOR_TURN = 'while the node waited for its turn';
 const SLOWER = 0.8;
@@ -47,6 +55,9 @@ interface Waiter {
 /** One run's waiting requests, first come first served. */
 class Line {
 	private items: Waiter[] = [];
+
+	/** The run's requests go only while fewer than this many of the pace's are under way. */
+	constructor(readonly ceiling: number) {}
 
 	private head = 0;
 
@@ -109,22 +120,27 @@ export class Pace {
 
 	private acceptedFrom = 0;
 
-	constructor(private readonly limits: PaceLimits = {}) {
-		this.window = limits.maxAtOnce ?? LARGEST_WINDOW;
-		this.rate = limits.maxPerSecond;
+	/**
+	 * An account's pace, which learns from the replies; or, given the limits the user set, a run's
+	 * cap, which keeps to them and learns nothing.
+	 */
+	constructor(private readonly limits?: PaceLimits) {
+		this.window = limits ? (limits.maxAtOnce ?? LARGEST_WINDOW) : FIRST_WINDOW;
+		this.rate = limits?.maxPerSecond;
 	}
 
 	/**
 	 * Waits for a request's turn: a place in the window, its moment at the current rate, the end
 	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
-	 * request's run is known by. Returns the time it may be sent, for `done`.
+	 * request's run is known by; its requests go only while fewer than `ceiling` are under way.
+	 * Returns the time it may be sent, for `done`.
 	 */
-	async turn(run: object, cancel?: AbortSignal): Promise<number> {
+	async turn(run: object, cancel?: AbortSignal, ceiling = Infinity): Promise<number> {
 		if (cancel?.aborted) throw new Cancelled(WAITING_FOR_TURN);
 		const now = Date.now();
 		this.lastUsedAt = now;
 		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
-			this.openUp();
+			this.forgetSlowdowns();
 		}
 		return await new Promise<number>((resolve, reject) => {
 			const onAbort = () => {
@@ -142,7 +158,7 @@ export class Pace {
 			cancel?.addEventListener('abort', onAbort, { once: true });
 			let line = this.lines.get(run);
 			if (!line) {
-				line = new Line();
+				line = new Line(ceiling);
 				this.lines.set(run, line);
 			}
 			line.push(waiter);
@@ -154,7 +170,7 @@ export class Pace {
 	/** A request that had its turn has ended: the pace learns from how. */
 	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(now);
+		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.atOnce);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
 		this.letIn();
@@ -198,9 +214,13 @@ export class Pace {
 		}
 	}
 
-	/** The first waiter of the run whose turn it is; that run goes to the back of the rotation. */
+	/**
+	 * The first waiter of the run whose turn it is, among the runs below their ceiling; that run
+	 * goes to the back of the rotation.
+	 */
 	private nextInRotation(): Waiter | undefined {
 		for (const [run, line] of this.lines) {
+			if (this.inFlight >= line.ceiling) continue;
 			this.lines.delete(run);
 			const waiter = line.next();
 			if (!line.empty) this.lines.set(run, line);
@@ -218,17 +238,21 @@ export class Pace {
 		});
 	}
 
-	private openUp(): void {
-		this.window = this.limits.maxAtOnce ?? LARGEST_WINDOW;
+	/** A minute without refusals: the rate goes, and the window doubles again from where it is. */
+	private forgetSlowdowns(): void {
+		if (this.limits) return;
+		this.window = Math.max(this.window, FIRST_WINDOW);
 		this.doubleUntil = Infinity;
-		this.rate = this.limits.maxPerSecond;
+		this.rate = undefined;
 	}
 
-	private keptUp(now: number): void {
+	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
+	private keptUp(now: number, full: boolean): void {
 		this.lastAcceptedAt = now;
 		this.accepted.push(now);
 		const lastSecond = this.acceptedInLastSecond(now);
-		if (this.limits.maxAtOnce === undefined) {
+		if (this.limits) return;
+		if (full) {
 			this.window += this.window < this.doubleUntil ? 1 : 1 / this.window;
 			this.window = Math.min(this.window, LARGEST_WINDOW);
 		}
@@ -237,7 +261,7 @@ export class Pace {
 			const faster = this.rate + gain / this.rate;
 			// Only as far as the pace really sends: a rate far above that says nothing of the service.
 			if (faster <= 2 * lastSecond + 1) {
-				this.rate = Math.min(faster, this.limits.maxPerSecond ?? Infinity);
+				this.rate = faster;
 			}
 		}
 	}
@@ -246,14 +270,16 @@ export class Pace {
 		// Requests sent before the last slowdown were part of the burst it already answered.
 		if (sentAt < this.lastSlowdownAt) return;
 		this.lastSlowdownAt = now;
-		if (this.limits.maxAtOnce === undefined) {
-			this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
-			this.window = this.doubleUntil;
-		}
+		if (this.limits) return;
+		this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
+		this.window = this.doubleUntil;
 		// What the service accepted is what it allows; the rate never rises at a refusal.
 		const accepted = this.acceptedInLastSecond(now);
 		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
 		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
+		// The next request keeps its distance at the new rate, so that a Retry-After the refused
+		// request brings (turns.ts holds every request for it) comes before it does.
+		this.nextSendAt = Math.max(this.nextSendAt, now + 1000 / this.rate);
 	}
 
 	private acceptedInLastSecond(now: number): number {

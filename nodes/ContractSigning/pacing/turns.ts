@@ -12,7 +12,7 @@ import { runStateOf } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
-import { Pace, type PaceOutcome } from './pace';
+import { MOST_AT_ONCE, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 
 /** The item's request on its way: its paces, its stop signal and what ends its wait for turns. */
@@ -22,6 +22,8 @@ interface InTurns {
 	pace: Pace;
 	/** The run's own pace with the Max Requests limits the user set, which learns nothing. */
 	cap: Pace;
+	/** The run's requests go only while fewer than this many of the account's are under way. */
+	ceiling: number;
 	/** Aborts when the execution is stopped. */
 	cancel: AbortSignal;
 	turns: TurnSignal;
@@ -38,7 +40,7 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	const item: InTurns = {
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
-		cap: capOf(context),
+		...runLimitsOf(context),
 		cancel,
 		turns: turnSignal(context, cancel),
 	};
@@ -57,11 +59,14 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-const caps = new PerRun<Pace>();
+const runLimits = new PerRun<Pick<InTurns, 'cap' | 'ceiling'>>();
 
-/** The run's cap, with the limits read for its first request. */
-function capOf(context: IExecuteSingleFunctions): Pace {
-	return caps.of(context.getExecuteData(), () => new Pace(paceLimitsOf(context)));
+/** The run's cap and its ceiling at the account's pace, from the limits read for its first request. */
+function runLimitsOf(context: IExecuteSingleFunctions): Pick<InTurns, 'cap' | 'ceiling'> {
+	return runLimits.of(context.getExecuteData(), () => {
+		const limits = paceLimitsOf(context);
+		return { cap: new Pace(limits), ceiling: Math.max(MOST_AT_ONCE, limits.maxAtOnce ?? 0) };
+	});
 }
 
 /** One send, in its turn at the run's cap and at the account's pace; both learn how it ended. */
@@ -71,7 +76,7 @@ async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
 	if (cappedAt instanceof ItemFailure) return cappedAt;
 	let reply: IDataObject | ItemFailure | undefined;
 	try {
-		const sentAt = await takeTurn(item, pace);
+		const sentAt = await takeTurn(item, pace, item.ceiling);
 		if (sentAt instanceof ItemFailure) return sentAt;
 		try {
 			reply = await postOnce(item.request, item.cancel);
@@ -111,9 +116,10 @@ function turnSignal(context: IExecuteSingleFunctions, cancel: AbortSignal): Turn
 async function takeTurn(
 	{ request, cancel, turns }: InTurns,
 	pace: Pace,
+	ceiling?: number,
 ): Promise<number | ItemFailure> {
 	const run = request.context.getExecuteData();
-	const turn = await pace.turn(run, turns.signal).catch((error: Error) => error);
+	const turn = await pace.turn(run, turns.signal, ceiling).catch((error: Error) => error);
 	if (typeof turn === 'number') return turn;
 	if (cancel.aborted || !turns.timeout?.signal.aborted) {
 		throw new NodeOperationError(request.context.getNode(), turn.message);

@@ -1,48 +1,84 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Pace } from '../../../nodes/ContractSigning/pacing/pace';
+import { MOST_AT_ONCE, Pace } from '../../../nodes/ContractSigning/pacing/pace';
 
 const RUN = {};
 
-/** Starts `count` turns; resolves with how many got theirs within `ms`. */
-async function turnsWithin(pace: Pace, count: number, ms: number) {
-	let got = 0;
-	for (let index = 0; index < count; index++) void pace.turn(RUN).then(() => (got += 1));
-	await new Promise((resolve) => setTimeout(resolve, ms));
-	return got;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Pace', () => {
-	it('holds nothing back until the service first says it is busy', async () => {
+	it('starts with 10 at once, and grows by one per reply while the window is full: double per round', async () => {
 		const pace = new Pace();
-		expect(await turnsWithin(pace, 500, 20)).toBe(500);
+		const sent: number[] = [];
+		for (let index = 0; index < 100; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(sent).toHaveLength(10);
+		for (const sentAt of sent.splice(0)) pace.done(sentAt, 'accepted');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(pace.atOnce).toBe(20);
+		expect(sent).toHaveLength(20);
 		expect(pace.perSecond).toBeUndefined();
+	});
+
+	it('does not grow while the window is not full: more at once would bring nothing more through', async () => {
+		const pace = new Pace();
+		for (let round = 0; round < 5; round++) {
+			const sentAt = await Promise.all([pace.turn(RUN), pace.turn(RUN)]);
+			for (const at of sentAt) pace.done(at, 'accepted');
+		}
+		expect(pace.atOnce).toBe(10);
+	});
+
+	it('never has more under way than the ceiling of the run, 256 unless the run asks for more', async () => {
+		const pace = new Pace();
+		const underWay = { count: 0, most: 0 };
+		const send = async (run: object, ceiling: number) => {
+			const sentAt = await pace.turn(run, undefined, ceiling);
+			underWay.count += 1;
+			underWay.most = Math.max(underWay.most, underWay.count);
+			await new Promise((resolve) => setTimeout(resolve, 1));
+			underWay.count -= 1;
+			pace.done(sentAt, 'accepted');
+		};
+		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, MOST_AT_ONCE)));
+		expect(underWay.most).toBe(MOST_AT_ONCE);
+		underWay.most = 0;
+		const raised = {};
+		await Promise.all(Array.from({ length: 3000 }, async () => await send(raised, 400)));
+		expect(underWay.most).toBe(400);
 	});
 
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
-		const started = await Promise.all(Array.from({ length: 20 }, async () => await pace.turn(RUN)));
+		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
 		pace.done(started[0], 'busy');
-		// 19 still under way: the window is half of the 20 there were, so nothing more goes now.
-		expect(pace.atOnce).toBe(10);
+		// 9 still under way: the window is half of the 10 there were, so nothing more goes now.
+		expect(pace.atOnce).toBe(5);
 		let entered = 0;
 		for (let index = 0; index < 3; index++) void pace.turn(RUN).then(() => (entered += 1));
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(entered).toBe(0);
-		for (const sentAt of started.slice(1, 11)) pace.done(sentAt, 'other');
-		// 9 under way, 10 at once: one of the three waiting goes.
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		for (const sentAt of started.slice(1, 6)) pace.done(sentAt, 'other');
+		// 4 under way, 5 at once: one of the three waiting goes, at the new rate's next moment
+		// (8 per second: 80 % of the 10 under way, none accepted yet).
+		await sleep(180);
 		expect(entered).toBe(1);
 	});
 
-	it('after a slowdown the window grows by about one per window of accepted requests', () => {
+	it('after a slowdown the window grows by about one per window of accepted requests', async () => {
 		const pace = new Pace();
-		const now = Date.now();
-		const sentAt = now - 10;
-		void Promise.all(Array.from({ length: 16 }, async () => await pace.turn(RUN)));
-		pace.done(sentAt + 20, 'busy', now);
-		const window = pace.atOnce;
-		for (let index = 0; index < window + 1; index++) pace.done(now, 'accepted', now + 1);
-		expect(pace.atOnce).toBe(window + 1);
+		const sent: number[] = [];
+		for (let index = 0; index < 30; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		await sleep(5);
+		pace.done(sent.shift()!, 'busy');
+		// 9 under way: the window is 5, and the rate 80 % of the 10 there were, 8 per second.
+		expect(pace.atOnce).toBe(5);
+		for (let index = 0; index < 5; index++) pace.done(sent.shift()!, 'accepted');
+		expect(pace.atOnce).toBe(5);
+		// The 4 under way leave a place; a waiting turn takes it at the rate's next moment.
+		await sleep(150);
+		expect(sent).toHaveLength(5);
+		pace.done(sent.shift()!, 'accepted');
+		expect(pace.atOnce).toBe(6);
 	});
 
 	it('learns a rate from what the service accepted in the last second, and slows once per burst', () => {
@@ -57,6 +93,18 @@ describe('Pace', () => {
 		expect(pace.perSecond).toBe(32);
 		pace.done(now + 50, 'busy', now + 51);
 		expect(pace.perSecond).toBeCloseTo(25.6);
+	});
+
+	it('after a refusal, the next request keeps its distance at the new rate', async () => {
+		const pace = new Pace();
+		const [refused, other] = await Promise.all([pace.turn(RUN), pace.turn(RUN)]);
+		const refusedAt = Date.now();
+		pace.done(refused, 'busy', refusedAt);
+		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
+		expect(pace.perSecond).toBe(1.6);
+		const next = pace.turn(RUN);
+		pace.done(other, 'other');
+		expect((await next) - refusedAt).toBeGreaterThanOrEqual(620);
 	});
 
 	it('spaces requests out at its rate', async () => {
