@@ -19,12 +19,13 @@ import {
 	mkdtempSync,
 	readFileSync,
 	readdirSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { constants as osConstants, tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -76,6 +77,7 @@ const RUNTIME_SPEC_DIR = fileURLToPath(
 const RUNTIME_SPEC_FILES = ['package.json', 'package-lock.json', '.npmrc'];
 const INSTALLS_DIR = join(REPO_ROOT, '.cache', 'n8n', ...(N8N_LINE ? [N8N_LINE] : []));
 const NPM_CACHE_DIR = join(REPO_ROOT, '.cache', 'npm');
+const SQLITE3_BUILDS_DIR = join(REPO_ROOT, '.cache', 'sqlite3');
 const READY_MARKER = '.ready';
 const INSTALL_FOLDER_NAME = /^[0-9a-f]{16}$/;
 /** A fixed key, so that credentials imported into a test's user folder can be decrypted. */
@@ -261,24 +263,7 @@ async function install(spec: RuntimeSpec, log: (line: string) => void): Promise<
 			{ cwd: installDir, env: npmEnv, timeoutMs: 20 * 60_000 },
 		);
 
-		log('building sqlite3 for Node 24…');
-		await runInstallStep(
-			'building sqlite3 for Node 24 (npm rebuild sqlite3)',
-			'npm',
-			['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-update-notifier'],
-			{
-				cwd: installDir,
-				env: {
-					...npmEnv,
-					PATH: [nodeBinDir(installDir), process.env.PATH].join(delimiter),
-					// node-gyp compiles against these headers instead of the running Node's.
-					npm_config_nodedir: nodePackageDir(installDir),
-					// No prebuilt binary can be downloaded here; go straight to the source build.
-					npm_config_build_from_source: 'true',
-				},
-				timeoutMs: 15 * 60_000,
-			},
-		);
+		await provideSqlite3(installDir, npmEnv, log);
 
 		log('checking that n8n starts on Node 24…');
 		const checkFolder = mkdtempSync(join(tmpdir(), 'n8n-runtime-check-'));
@@ -319,6 +304,70 @@ async function install(spec: RuntimeSpec, log: (line: string) => void): Promise<
 	);
 	removeOtherInstalls(installDir, log);
 	return runtime;
+}
+
+/**
+ * sqlite3's native module, built from source for the runtime's Node: about two minutes of one
+ * core, the longest step of an install. A build is kept in .cache/sqlite3/ under the versions of
+ * sqlite3 and Node it was made for, and copied into the next install of the same pair (the
+ * pinned n8n and n8n 1.x have the same ones), which then only checks that it loads.
+ */
+async function provideSqlite3(
+	installDir: string,
+	npmEnv: NodeJS.ProcessEnv,
+	log: (line: string) => void,
+): Promise<void> {
+	const versionOf = (packageDir: string) =>
+		(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string })
+			.version;
+	const sqlite3Dir = join(installDir, 'node_modules', 'sqlite3');
+	const built = join(sqlite3Dir, 'build', 'Release', 'node_sqlite3.node');
+	const kept = join(
+		SQLITE3_BUILDS_DIR,
+		`sqlite3-${versionOf(sqlite3Dir)}-node-${versionOf(nodePackageDir(installDir))}`,
+		'node_sqlite3.node',
+	);
+	if (existsSync(kept)) {
+		log(`using the sqlite3 built before: ${kept}`);
+		mkdirSync(dirname(built), { recursive: true });
+		copyFileSync(kept, built);
+		const loads = await runInstallStep(
+			'loading the sqlite3 built before',
+			join(nodeBinDir(installDir), 'node'),
+			['-e', "require('sqlite3')"],
+			{ cwd: installDir, env: npmEnv, timeoutMs: 60_000 },
+		).then(
+			() => true,
+			() => false,
+		);
+		if (loads) return;
+		log('it does not load here; building it again');
+		rmSync(kept, { force: true });
+		rmSync(built, { force: true });
+	}
+	log('building sqlite3 for Node 24…');
+	await runInstallStep(
+		'building sqlite3 for Node 24 (npm rebuild sqlite3)',
+		'npm',
+		['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-update-notifier'],
+		{
+			cwd: installDir,
+			env: {
+				...npmEnv,
+				PATH: [nodeBinDir(installDir), process.env.PATH].join(delimiter),
+				// node-gyp compiles against these headers instead of the running Node's.
+				npm_config_nodedir: nodePackageDir(installDir),
+				// No prebuilt binary can be downloaded here; go straight to the source build.
+				npm_config_build_from_source: 'true',
+			},
+			timeoutMs: 15 * 60_000,
+		},
+	);
+	// Copied aside and renamed into place, so that no install ever finds half a file.
+	mkdirSync(dirname(kept), { recursive: true });
+	const partial = `${kept}.${process.pid}`;
+	copyFileSync(built, partial);
+	renameSync(partial, kept);
 }
 
 /** Removes install folders of earlier lockfiles, unless an install is running in them. */

@@ -10,7 +10,8 @@
  * would prove nothing. Each "cold" storm has an account (a stand-in on its own port, with its own
  * credential) that n8n has not talked to yet; the "second storm" follows the first on the same
  * account, in the same process. Part of the n8n version matrix; the once example and the bulk run
- * run on n8n 2 (n8n 1.x's data tables fail under overlapping runs, see repeated-delivery.e2e.mts).
+ * run on n8n 2 (n8n 1.x's data tables fail under overlapping runs, see repeated-delivery.e2e.mts),
+ * and so does the second storm: the pace it proves is the node's own, the same on every n8n line.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -42,7 +43,7 @@ const N = Number(process.env.STORM_CONTACTS ?? 100);
 const R = Number(process.env.STORM_LIMIT ?? 4);
 /** Each contact is two requests: Create Client, then Create Contract. */
 const LIMIT_MS = (1.5 * 2 * N * 1000) / R;
-const BULK_ITEMS = 200;
+const BULK_ITEMS = 100;
 const N8N_2 = process.env.CONTRACT_SIGNING_N8N !== '1.x';
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 
@@ -114,7 +115,7 @@ function stormWorkflow(
 	return copy;
 }
 
-/** 400 contacts in one execution: a webhook that answers at once, a Code node, Create Client. */
+/** BULK_ITEMS contacts in one execution: a webhook that answers at once, a Code node, Create Client. */
 function bulkWorkflow(account: Account): ExampleWorkflow {
 	const webhookId = randomUUID();
 	return {
@@ -180,10 +181,10 @@ async function planStorms(): Promise<Storm[]> {
 	const plan: Array<Omit<Storm, 'workflow'>> = [
 		{ id: 'unlimited', example: 'answer', retryOnFail: true, account: unlimited },
 		{ id: 'answer', example: 'answer', retryOnFail: false, account: first },
-		{ id: 'answerAgain', example: 'answer', retryOnFail: false, account: first },
 	];
 	if (N8N_2) {
 		plan.push(
+			{ id: 'answerAgain', example: 'answer', retryOnFail: false, account: first },
 			{ id: 'once', example: 'once', retryOnFail: true, account: await newAccount() },
 			{ id: 'withBulk', example: 'answer', retryOnFail: true, account: await newAccount() },
 		);
@@ -322,9 +323,33 @@ describe(
 		});
 
 		// Retry On Fail off: no retry of n8n's can make up for the pace, which carries the storm alone.
-		it('crm-contact-to-contract with Retry On Fail off: every contact once, no execution failed', async () => {
-			await limitedStorm('answer', 'crm-contact-to-contract, Retry On Fail off, cold');
-		});
+		// On n8n 2 the once example's storm blows at the same time, on an account of its own: each
+		// account keeps its own pace, and 200 executions run at once.
+		it(
+			N8N_2
+				? 'crm-contact-to-contract with Retry On Fail off, and at the same time crm-contact-once as shipped on another account: every contact once, no execution failed'
+				: 'crm-contact-to-contract with Retry On Fail off: every contact once, no execution failed',
+			async () => {
+				await Promise.all([
+					limitedStorm('answer', 'crm-contact-to-contract, Retry On Fail off, cold'),
+					...(N8N_2
+						? [
+								limitedStorm(
+									'once',
+									'crm-contact-once, Retry On Fail as shipped, cold, at the same time on another account',
+								),
+							]
+						: []),
+				]);
+			},
+		);
+
+		if (!N8N_2) {
+			figures.push(
+				'  crm-contact-once, the second storm and the bulk run: n8n 2 only (see the top of this file)',
+			);
+			return;
+		}
 
 		it('a second storm in the same process starts at the pace the service last accepted', async () => {
 			const { refused } = await limitedStorm(
@@ -333,15 +358,6 @@ describe(
 			);
 			// The aim is 5 %; the assertion leaves room for a busy machine.
 			expect(refused / (2 * N)).toBeLessThan(0.15);
-		});
-
-		if (!N8N_2) {
-			figures.push('  crm-contact-once and the bulk run: n8n 2 only (see the top of this file)');
-			return;
-		}
-
-		it('crm-contact-once as shipped: every contact once, no execution failed', async () => {
-			await limitedStorm('once', 'crm-contact-once, Retry On Fail as shipped, cold');
 		});
 
 		it(`the storm while a ${BULK_ITEMS}-item bulk run goes: the contacts take turns with it`, async () => {
