@@ -1,18 +1,31 @@
 /**
  * The node's own cost per item, without a server around it: Contract → Create for many items
  * through n8n's engine (n8n-core's WorkflowExecute, in this process) against the stand-in.
- * With --against <other checkout, built>, that checkout's package is measured too, interleaved,
- * so two versions of the send path are compared on equal terms.
+ * The same work is done, in the same rounds, by two other methods: a declarative node of n8n's
+ * routing alone (test/engine/routing-alone-node.mts), and n8n's HTTP Request node (4.2, from the
+ * pinned n8n of the end-to-end tests) with this package's credential. With --against <other
+ * checkout, built>, that checkout's package is measured too, interleaved, so two versions of the
+ * send path are compared on equal terms.
  *
- *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout]
+ *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout] [--profile]
  *
  * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
- * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start.
+ * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start; the
+ * heap figures mean most with --items 10000.
+ *
+ * With --profile, one more run of each method with 2 mapped fields (this node, routing alone,
+ * HTTP Request) under V8's sampling heap profiler, whose profile is read whenever the sampled heap
+ * is at its highest so far in the run. V8 collects all garbage before it builds a profile, so a
+ * profile holds the bytes still reachable, and the heap falls back to them after each read: of the
+ * profiles read, the one with the most live bytes is summarised, by where those were allocated.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { IDataObject } from 'n8n-workflow';
+import type { Step, WorkflowRun } from '../test/engine/n8n-engine.mts';
 
 // n8n-core writes its config into the user folder: a temporary one, as in the tests.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'contract-signing-bench-'));
@@ -25,13 +38,18 @@ function option(name: string): string | undefined {
 
 const ITEMS = Number(option('items') ?? 1000);
 const REPEAT = Number(option('repeat') ?? 7);
+const PROFILE = process.argv.includes('--profile');
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const roots = [HERE, ...(option('against') ? [resolve(option('against')!)] : [])];
+const STEP_NAME = 'Under Test';
+const MAPPED = { clientKey: '={{ $json.clientKey }}', name: '={{ $json.name }}' };
 
 interface Variant {
 	name: string;
 	parameters: (clientKey: string) => Record<string, unknown>;
-	settings?: Record<string, unknown>;
+	settings?: Step['settings'];
+	/** Also run under the heap profiler with --profile. */
+	profiled?: boolean;
 }
 
 const variants: Variant[] = [
@@ -41,27 +59,58 @@ const variants: Variant[] = [
 	},
 	{
 		name: '2 mapped fields',
-		parameters: () => ({ clientKey: '={{ $json.clientKey }}', name: '={{ $json.name }}' }),
+		parameters: () => MAPPED,
+		profiled: true,
 	},
 	{
 		name: '2 mapped fields, Retry On Fail',
-		parameters: () => ({ clientKey: '={{ $json.clientKey }}', name: '={{ $json.name }}' }),
+		parameters: () => MAPPED,
 		settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 },
 	},
 ];
 
+type RunWorkflow = typeof import('../test/engine/n8n-engine.mts').runWorkflow;
+
+/** One row of the table: a way of doing Contract → Create, run by one checkout's harness. */
+interface Method {
+	name: string;
+	package: string;
+	runWorkflow: RunWorkflow;
+	step: Step;
+	profiled: boolean;
+}
+
 const { startStandIn } = await import('../test/service/stand-in.mts');
 const { seedClient } = await import('../test/service/seed-client.mts');
+const { routingAloneNode, ROUTING_ALONE_NODE_TYPE } =
+	await import('../test/engine/routing-alone-node.mts');
+const {
+	registerHttpRequestNode,
+	httpRequestContractCreate,
+	HTTP_REQUEST_NODE_TYPE,
+	HTTP_REQUEST_VERSION,
+} = await import('../test/engine/http-request-node.mts');
+const ownEngine = await import('../test/engine/n8n-engine.mts');
+// This checkout's harness by the same specifier as the modules above, so that they share it (and
+// the node types registered with it) rather than load a second copy.
 const engines = await Promise.all(
 	roots.map(async (root) => ({
 		root,
-		runWorkflow: (
-			(await import(
-				`${root}/test/engine/n8n-engine.mts`
-			)) as typeof import('../test/engine/n8n-engine.mts')
+		runWorkflow: (root === HERE
+			? ownEngine
+			: ((await import(
+					`${root}/test/engine/n8n-engine.mts`
+				)) as typeof import('../test/engine/n8n-engine.mts'))
 		).runWorkflow,
 	})),
 );
+ownEngine.registerNodeType(routingAloneNode);
+const nodesBaseVersion = await registerHttpRequestNode();
+const n8nCoreVersion = (
+	JSON.parse(readFileSync(join(HERE, 'node_modules/n8n-core/package.json'), 'utf8')) as {
+		version: string;
+	}
+).version;
 
 const service = await startStandIn();
 const { clientKey } = await seedClient(service);
@@ -69,71 +118,293 @@ const items = Array.from({ length: ITEMS }, (_, index) => ({
 	clientKey,
 	name: `Contract ${index}`,
 }));
-const times = new Map<string, number[]>();
-const heapPeaks = new Map<string, number[]>();
-const heapRetained = new Map<string, number[]>();
+
+/**
+ * The methods, in groups run one after the other in each round; within a group, this node of
+ * each checkout, in an order that alternates from round to round so that neither always runs
+ * after the other's garbage.
+ */
+const groups: Method[][] = [
+	...variants.map((variant) =>
+		engines.map(({ root, runWorkflow }) => ({
+			name: `this node: ${variant.name}`,
+			package: root === HERE ? 'this checkout' : root,
+			runWorkflow,
+			step: {
+				name: STEP_NAME,
+				parameters: { resource: 'contract', operation: 'create', ...variant.parameters(clientKey) },
+				settings: variant.settings,
+			},
+			profiled: root === HERE && variant.profiled === true,
+		})),
+	),
+	[
+		{
+			name: 'routing alone: 2 mapped fields',
+			package: `n8n-core ${n8nCoreVersion}, declarative`,
+			runWorkflow: ownEngine.runWorkflow,
+			step: { name: STEP_NAME, type: ROUTING_ALONE_NODE_TYPE, parameters: MAPPED },
+			profiled: true,
+		},
+	],
+	[
+		{
+			name: `HTTP Request ${HTTP_REQUEST_VERSION}: 2 mapped fields`,
+			package: `n8n-nodes-base ${nodesBaseVersion}`,
+			runWorkflow: ownEngine.runWorkflow,
+			step: {
+				name: STEP_NAME,
+				type: HTTP_REQUEST_NODE_TYPE,
+				parameters: httpRequestContractCreate(service.url),
+				settings: { typeVersion: HTTP_REQUEST_VERSION },
+			},
+			profiled: true,
+		},
+	],
+];
+const methods = groups.flat();
+
+/** This node puts contractKey on the item; the other methods keep the service's reply as it is. */
+function contractKeyOf(json: IDataObject): unknown {
+	return json.contractKey ?? (json.contract as IDataObject | undefined)?.contractKey;
+}
+
+function checkRun(method: Method, run: WorkflowRun): void {
+	const output = run.outputs(STEP_NAME)[0] ?? [];
+	const withKey = output.filter(({ json }) => typeof contractKeyOf(json) === 'string').length;
+	if (run.error || output.length !== ITEMS || withKey !== ITEMS) {
+		throw new Error(
+			`${method.package}, ${method.name}: the run failed: ${output.length} items out, ${withKey} with a contractKey, of ${ITEMS}. ${run.error?.message ?? ''}`,
+		);
+	}
+}
+
 /** Exposed by `node --expose-gc` (the npm script sets it): heap figures then start from a clean heap. */
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
-const record = (map: Map<string, number[]>, key: string, value: number) =>
-	map.set(key, [...(map.get(key) ?? []), value]);
 
+interface Measurement {
+	elapsed: number;
+	heapPeak: number;
+	heapKept: number;
+}
+
+/** One run of a method; `onHeapPeak` is called whenever the sampled heap is above its highest so far. */
+async function measure(
+	method: Method,
+	onHeapPeak: (heapGrowth: number) => void = () => {},
+): Promise<Measurement> {
+	collectGarbage();
+	const heapBefore = process.memoryUsage().heapUsed;
+	let heapPeak = heapBefore;
+	const sampler = setInterval(() => {
+		const heapUsed = process.memoryUsage().heapUsed;
+		if (heapUsed > heapPeak) {
+			heapPeak = heapUsed;
+			onHeapPeak(heapUsed - heapBefore);
+		}
+	}, 20);
+	const started = performance.now();
+	const run = await method.runWorkflow([method.step], {
+		credentials: { baseUrl: service.url, apiKey: service.apiKey },
+		items,
+	});
+	const elapsed = performance.now() - started;
+	clearInterval(sampler);
+	checkRun(method, run);
+	collectGarbage();
+	return {
+		elapsed,
+		heapPeak: heapPeak - heapBefore,
+		heapKept: process.memoryUsage().heapUsed - heapBefore,
+	};
+}
+
+const measurements = new Map<Method, Measurement[]>();
 for (let round = 0; round < REPEAT; round++) {
-	for (const variant of variants) {
-		// Alternate which package goes first, so that neither always runs after the other's garbage.
-		for (const { root, runWorkflow } of round % 2 ? [...engines].reverse() : engines) {
-			collectGarbage();
-			const heapBefore = process.memoryUsage().heapUsed;
-			let heapPeak = heapBefore;
-			const sampler = setInterval(() => {
-				heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-			}, 20);
-			const started = performance.now();
-			const run = await runWorkflow(
-				[
-					{
-						name: 'Under Test',
-						parameters: {
-							resource: 'contract',
-							operation: 'create',
-							...variant.parameters(clientKey),
-						},
-						settings: variant.settings,
-					},
-				],
-				{ credentials: { baseUrl: service.url, apiKey: service.apiKey }, items },
-			);
-			const elapsed = performance.now() - started;
-			clearInterval(sampler);
-			collectGarbage();
-			if (run.error || run.outputs('Under Test')[0]?.length !== ITEMS) {
-				throw new Error(`${root}, ${variant.name}: the run failed: ${run.error?.message ?? ''}`);
-			}
-			const key = `${variant.name}|${root}`;
-			record(times, key, elapsed);
-			record(heapPeaks, key, heapPeak - heapBefore);
-			record(heapRetained, key, process.memoryUsage().heapUsed - heapBefore);
+	for (const group of groups) {
+		for (const method of round % 2 ? [...group].reverse() : group) {
+			measurements.set(method, [...(measurements.get(method) ?? []), await measure(method)]);
 		}
 	}
 }
-await service.close();
 
 const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
-process.stdout.write(
-	`\n${ITEMS} items, ${REPEAT} rounds, interleaved; ms per 1,000 items through n8n-core in-process\n\n`,
-);
 const median = (values: number[]) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const megabytes = (bytes: number) => Math.round(bytes / 1e6);
 process.stdout.write(
+	`\n${ITEMS} items, ${REPEAT} rounds, interleaved; ms per 1,000 items through n8n-core in-process\n\n`,
+);
+process.stdout.write(
 	'| Variant | Package | Median | Fastest | Heap growth, peak (MB, median) | Heap kept after the run (MB, median) |\n|---|---|---|---|---|---|\n',
 );
-for (const variant of variants) {
-	for (const { root } of engines) {
-		const key = `${variant.name}|${root}`;
-		const fastest = Math.min(...times.get(key)!);
-		process.stdout.write(
-			`| ${variant.name} | ${root === HERE ? 'this checkout' : root} | ${perThousand(median(times.get(key)!))} | ${perThousand(fastest)} | ${megabytes(median(heapPeaks.get(key)!))} | ${megabytes(median(heapRetained.get(key)!))} |\n`,
-		);
+for (const method of methods) {
+	const runs = measurements.get(method)!;
+	const times = runs.map(({ elapsed }) => elapsed);
+	process.stdout.write(
+		`| ${method.name} | ${method.package} | ${perThousand(median(times))} | ${perThousand(Math.min(...times))} | ${megabytes(median(runs.map(({ heapPeak }) => heapPeak)))} | ${megabytes(median(runs.map(({ heapKept }) => heapKept)))} |\n`,
+	);
+}
+
+/** The parts of V8's SamplingHeapProfile read here. */
+interface SamplingHeapProfileNode {
+	callFrame: { functionName: string; url: string };
+	selfSize: number;
+	children: SamplingHeapProfileNode[];
+}
+
+interface HeapProfileSummary {
+	/** The heap's growth since the run started, when the profile was read. */
+	heapGrowth: number;
+	totalBytes: number;
+	/** Live bytes by the innermost frame on the allocation stack that belongs to a known group. */
+	byGroup: Map<string, number>;
+	/** Live bytes by the innermost frame of this package's own code on the allocation stack. */
+	byOwnFrame: Map<string, number>;
+}
+
+const NO_OWN_FRAME = '(no frame of this package on the stack)';
+
+function postToInspector<T>(session: Session, method: string, params?: object): Promise<T> {
+	return new Promise((resolve, reject) => {
+		session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
+	});
+}
+
+interface ProfiledRun {
+	measurement: Measurement;
+	/** How many times the profile was read during the run: once per new heap peak. */
+	reads: number;
+	/** Of the profiles read, the one with the most live bytes. */
+	summary: HeapProfileSummary;
+}
+
+async function profileRun(session: Session, method: Method): Promise<ProfiledRun> {
+	let summary: HeapProfileSummary | undefined;
+	let reads = 0;
+	let reading: Promise<void> | undefined;
+	const readProfile = (heapGrowth: number) =>
+		(reading ??= postToInspector<{ profile: { head: SamplingHeapProfileNode } }>(
+			session,
+			'HeapProfiler.getSamplingProfile',
+		)
+			// Only the summary is kept: a kept profile would itself be on the heap being measured.
+			.then(({ profile }) => {
+				const read = summarise(profile.head, heapGrowth);
+				if (!summary || read.totalBytes > summary.totalBytes) summary = read;
+				reads++;
+			})
+			.finally(() => (reading = undefined)));
+	await postToInspector(session, 'HeapProfiler.enable');
+	collectGarbage();
+	await postToInspector(session, 'HeapProfiler.startSampling', { samplingInterval: 32768 });
+	try {
+		const measurement = await measure(method, (heapGrowth) => void readProfile(heapGrowth));
+		await reading;
+		// A run shorter than one heap sample: its profile at the end.
+		if (!summary) await readProfile(measurement.heapPeak);
+		return { measurement, reads, summary: summary! };
+	} finally {
+		await postToInspector(session, 'HeapProfiler.stopSampling');
 	}
 }
+
+function summarise(head: SamplingHeapProfileNode, heapGrowth: number): HeapProfileSummary {
+	const summary: HeapProfileSummary = {
+		heapGrowth,
+		totalBytes: 0,
+		byGroup: new Map(),
+		byOwnFrame: new Map(),
+	};
+	const add = (map: Map<string, number>, key: string, bytes: number) =>
+		map.set(key, (map.get(key) ?? 0) + bytes);
+	// Depth first, each node with the innermost group and own frame of its callers.
+	const pending: Array<{ node: SamplingHeapProfileNode; group?: string; ownFrame?: string }> = [
+		{ node: head },
+	];
+	for (let next = pending.pop(); next; next = pending.pop()) {
+		const { node } = next;
+		const group = groupOf(node.callFrame.url) ?? next.group;
+		const ownFrame = ownFrameOf(node.callFrame) ?? next.ownFrame;
+		if (node.selfSize > 0) {
+			summary.totalBytes += node.selfSize;
+			add(summary.byGroup, group ?? 'other', node.selfSize);
+			add(summary.byOwnFrame, ownFrame ?? NO_OWN_FRAME, node.selfSize);
+		}
+		for (const child of node.children) pending.push({ node: child, group, ownFrame });
+	}
+	return summary;
+}
+
+/** A script's path: CommonJS scripts are named by path, ES modules by file: URL. */
+function pathOf(url: string): string {
+	return url.startsWith('file://') ? fileURLToPath(url) : url;
+}
+
+const OWN_BUILD = join(HERE, 'dist/');
+const OWN_NODE = join(OWN_BUILD, 'nodes/ContractSigning/');
+
+/** The group of a frame's script, or undefined for a script of none (V8's own, or unnamed). */
+function groupOf(url: string): string | undefined {
+	if (url.startsWith('node:')) return url;
+	const path = pathOf(url);
+	if (path.startsWith(OWN_BUILD)) {
+		return `this node: ${path.slice(path.startsWith(OWN_NODE) ? OWN_NODE.length : OWN_BUILD.length)}`;
+	}
+	const packagePath = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
+	if (packagePath) {
+		const [, name, file] = packagePath;
+		if (name === 'n8n-core') {
+			return file.endsWith('execution-engine/routing-node.js')
+				? 'n8n-core routing-node'
+				: 'n8n-core other';
+		}
+		return name;
+	}
+	if (path.startsWith(join(HERE, 'test/service/'))) return 'stand-in';
+	if (path.startsWith(join(HERE, 'test/engine/'))) return 'test harness';
+	if (path.startsWith(join(HERE, 'scripts/'))) return 'this benchmark';
+	return undefined;
+}
+
+function ownFrameOf({
+	functionName,
+	url,
+}: SamplingHeapProfileNode['callFrame']): string | undefined {
+	const path = pathOf(url);
+	if (!path.startsWith(OWN_BUILD)) return undefined;
+	const file = path.slice(path.startsWith(OWN_NODE) ? OWN_NODE.length : OWN_BUILD.length);
+	return `${file} ${functionName || '(anonymous)'}`;
+}
+
+function printHeapProfile(method: Method, { measurement, reads, summary }: ProfiledRun): void {
+	const perItem = (bytes: number) => Math.round(bytes / ITEMS).toLocaleString('en');
+	const inMegabytes = (bytes: number) => (bytes / 1e6).toFixed(1);
+	const table = (heading: string, bytes: Map<string, number>) => {
+		const rows = [...bytes].sort(([, a], [, b]) => b - a).slice(0, 12);
+		process.stdout.write(`| ${heading} | MB | Bytes per item |\n|---|---|---|\n`);
+		for (const [name, size] of rows) {
+			process.stdout.write(`| ${name} | ${inMegabytes(size)} | ${perItem(size)} |\n`);
+		}
+		process.stdout.write('\n');
+	};
+	process.stdout.write(
+		`\nHeap profile at the heap's peak: ${method.name} (${method.package}), ${ITEMS} items in ` +
+			`${Math.round(measurement.elapsed)} ms, profile read ${reads} times; at the read kept the heap ` +
+			`had grown ${inMegabytes(summary.heapGrowth)} MB (peak ${inMegabytes(measurement.heapPeak)} MB), ` +
+			`sampled live bytes ${inMegabytes(summary.totalBytes)} MB (${perItem(summary.totalBytes)} per item)\n\n`,
+	);
+	table('Allocated in (innermost frame of a known group)', summary.byGroup);
+	table('Innermost frame of this package’s code', summary.byOwnFrame);
+}
+
+if (PROFILE) {
+	const session = new Session();
+	session.connect();
+	for (const method of methods.filter(({ profiled }) => profiled)) {
+		printHeapProfile(method, await profileRun(session, method));
+	}
+	session.disconnect();
+}
+await service.close();
 process.exit(0);

@@ -56,11 +56,14 @@ export interface LoadedPackage {
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
-const extraNodeTypes: Record<string, INodeType> = {};
+const extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
 
-/** Makes a node type of the test's own available to the workflows it runs. */
-export function registerNodeType(nodeType: INodeType): void {
-	extraNodeTypes[nodeType.description.name] = nodeType;
+/** Makes a node type of the test's own (or another package's, under its full name) available to the workflows it runs. */
+export function registerNodeType(
+	nodeType: INodeType | IVersionedNodeType,
+	name = nodeType.description.name,
+): void {
+	extraNodeTypes[name] = nodeType;
 }
 
 export function loadPackage(): Promise<LoadedPackage> {
