@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-	elsewhere,
-	serviceKey,
-	serviceRoot,
-} from '../../credentials/service-account';
+import { elsewhere, serviceKey, serviceRoot } from '../../credentials/service-account';
 
 describe('serviceRoot', () => {
 	it.each([

@@ -24,12 +24,17 @@ export interface Access {
 	mask: SecretMask;
 }
 
+/** The run's access, made for its first item and shared by the rest; or why the node cannot send. */
 export async function accessFor(context: IExecuteSingleFunctions): Promise<Access | ItemFailure> {
+	return await runStateOf(context.getExecuteData()).accessOnce(
+		async () => await readAccess(context),
+	);
+}
+
+async function readAccess(context: IExecuteSingleFunctions): Promise<Access | ItemFailure> {
 	let credential: ICredentialDataDecryptedObject;
 	try {
-		credential = await runStateOf(context.getExecuteData()).credentialOnce(
-			async () => await context.getCredentials(CREDENTIAL_TYPE),
-		);
+		credential = await context.getCredentials(CREDENTIAL_TYPE);
 	} catch (error) {
 		return new ItemFailure(
 			'input',

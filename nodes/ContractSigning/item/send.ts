@@ -86,13 +86,6 @@ interface Send {
 	rules: LabelledRules;
 }
 
-/** What the item sent, and the reply once the service acted. */
-interface Sent {
-	envelope: IDataObject;
-	simplify: boolean;
-	reply: IDataObject;
-}
-
 /** The item's output: the service's record, or its error under "On Error: Continue". */
 async function itemOutput(
 	context: IExecutePaginationFunctions,
@@ -101,26 +94,25 @@ async function itemOutput(
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
 	const pairedItem = { item: itemIndex };
-	const sent = await onceUnderRetries(
+	const output = await onceUnderRetries(
 		context,
 		async () => await tryItem(context, send, requestData),
 	);
-	if (!(sent instanceof ItemFailure)) {
-		const { envelope, simplify, reply } = sent;
-		const json = simplify ? send.operation.simplify(reply, envelope) : reply;
-		return [{ json, pairedItem }];
-	}
-	const error = nodeErrorOf(context.getNode(), sent, itemIndex);
+	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
+	const error = nodeErrorOf(context.getNode(), output, itemIndex);
 	if (!context.continueOnFail()) throw error;
-	return [{ json: errorItemJson(error, sent), pairedItem }];
+	return [{ json: errorItemJson(error, output), pairedItem }];
 }
 
-/** One try of the node for the item, step by step; a step that fails ends it with its failure. */
+/**
+ * One try of the node for the item, step by step, to the item's output json; a step that fails
+ * ends it with its failure. Only the output outlives the try: the envelope and the whole reply go.
+ */
 async function tryItem(
 	context: IExecutePaginationFunctions,
 	send: Send,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<Sent | ItemFailure> {
+): Promise<IDataObject | ItemFailure> {
 	const item = readItem(context, send);
 	if (item instanceof ItemFailure) return item;
 	const access = await accessFor(context);
@@ -134,7 +126,7 @@ async function tryItem(
 		expected: send.operation,
 	});
 	if (reply instanceof ItemFailure) return whatItMeans(reply, send.operation, envelope);
-	return { envelope, simplify, reply };
+	return simplify ? send.operation.simplify(reply, envelope) : reply;
 }
 
 /** The item's envelope and output setting, or why the node cannot send it. */
@@ -169,23 +161,21 @@ function whatItMeans(
 
 /**
  * What `send` gave the item; under Retry On Fail, what it gave on an earlier try where sending
- * it again could create its record twice: a success, or a final failure. The item is known by
+ * it again could create its record twice: its output, or a final failure. The item is known by
  * its index, whatever its fields give on this try.
  */
 async function onceUnderRetries(
 	context: IExecutePaginationFunctions,
-	send: () => Promise<Sent | ItemFailure>,
-): Promise<Sent | ItemFailure> {
+	send: () => Promise<IDataObject | ItemFailure>,
+): Promise<IDataObject | ItemFailure> {
 	if (context.getNode().retryOnFail !== true) return await send();
-	const memory = retryMemoryOf<Sent | ItemFailure>(context.getExecuteData());
+	const memory = retryMemoryOf<IDataObject | ItemFailure>(context.getExecuteData());
 	const { attempt, replayed } = await memory.once(
 		context.getItemIndex(),
 		send,
 		(earlier) => !(earlier instanceof ItemFailure) || earlier.details.final === true,
 	);
-	return replayed && !(attempt instanceof ItemFailure)
-		? { ...attempt, reply: deepCopy(attempt.reply) }
-		: attempt;
+	return replayed && !(attempt instanceof ItemFailure) ? deepCopy(attempt) : attempt;
 }
 
 /** How many items this run of the node has, for the run's state to know when it is done. */

@@ -44,13 +44,14 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 		cancel,
 		turns: turnSignal(context, cancel),
 	};
-	const busy = new BusyWaits(item);
+	let busy: BusyWaits | undefined;
 	try {
 		for (;;) {
 			const reply = await sendInTurn(item);
 			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
 			// Past the user's Timeout every turn fails at once: waits between them would only add up.
 			if (item.turns.timeout?.signal.aborted) return reply;
+			busy ??= new BusyWaits(item);
 			const givenUp = await busy.waitOrGiveUp(reply);
 			if (givenUp) return givenUp;
 		}

@@ -1,11 +1,11 @@
 /**
- * What one run of the node holds while it sends: the credential, read once, and the signals that
- * end its waits; kept per run (per-run.ts).
+ * What one run of the node holds while it sends: its access to the service (the credential, read
+ * once), and the signals that end its waits; kept per run (per-run.ts).
  */
 import { PerRun } from './per-run';
 
 export class RunState {
-	private credential?: Promise<unknown>;
+	private access?: Promise<unknown>;
 
 	private itemsLeft?: number;
 
@@ -16,20 +16,20 @@ export class RunState {
 	private watched?: AbortSignal;
 
 	/**
-	 * The credential for this run, read (and so decrypted) by `load` only once; forgotten when
-	 * the run's last item is done, and with the run in any case.
+	 * The access for this run, made by `load` only once (so the credential is read and decrypted
+	 * once); forgotten when the run's last item is done, and with the run in any case.
 	 */
-	async credentialOnce<Credential>(load: () => Promise<Credential>): Promise<Credential> {
-		this.credential ??= load();
-		return (await this.credential) as Credential;
+	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
+		this.access ??= load();
+		return (await this.access) as Access;
 	}
 
-	/** Counts an item of `itemCount` as done; after the last one the credential is let go. */
+	/** Counts an item of `itemCount` as done; after the last one the access is let go. */
 	itemDone(itemCount: number): void {
 		this.itemsLeft ??= itemCount;
 		this.itemsLeft -= 1;
 		if (this.itemsLeft <= 0) {
-			this.credential = undefined;
+			this.access = undefined;
 			this.itemsLeft = undefined;
 		}
 	}
