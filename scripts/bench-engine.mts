@@ -8,6 +8,7 @@
  * send path are compared on equal terms.
  *
  *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout] [--profile]
+ *     [--only <text in the method's name>] [--live-every <ms>]
  *
  * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
  * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start; then,
@@ -40,6 +41,10 @@ function option(name: string): string | undefined {
 const ITEMS = Number(option('items') ?? 1000);
 const REPEAT = Number(option('repeat') ?? 7);
 const PROFILE = process.argv.includes('--profile');
+/** Only the methods whose name holds this text, e.g. --only "routing alone". */
+const ONLY = option('only');
+/** How often the run that measures the live heap collects all garbage and reads the heap (ms). */
+const LIVE_SAMPLE_MS = Number(option('live-every') ?? 500);
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const roots = [HERE, ...(option('against') ? [resolve(option('against')!)] : [])];
 const STEP_NAME = 'Under Test';
@@ -125,44 +130,52 @@ const items = Array.from({ length: ITEMS }, (_, index) => ({
  * each checkout, in an order that alternates from round to round so that neither always runs
  * after the other's garbage.
  */
-const groups: Method[][] = [
-	...variants.map((variant) =>
-		engines.map(({ root, runWorkflow }) => ({
-			name: `this node: ${variant.name}`,
-			package: root === HERE ? 'this checkout' : root,
-			runWorkflow,
-			step: {
-				name: STEP_NAME,
-				parameters: { resource: 'contract', operation: 'create', ...variant.parameters(clientKey) },
-				settings: variant.settings,
-			},
-			profiled: root === HERE && variant.profiled === true,
-		})),
-	),
+const groups: Method[][] = (
 	[
-		{
-			name: 'routing alone: 2 mapped fields',
-			package: `n8n-core ${n8nCoreVersion}, declarative`,
-			runWorkflow: ownEngine.runWorkflow,
-			step: { name: STEP_NAME, type: ROUTING_ALONE_NODE_TYPE, parameters: MAPPED },
-			profiled: true,
-		},
-	],
-	[
-		{
-			name: `HTTP Request ${HTTP_REQUEST_VERSION}: 2 mapped fields`,
-			package: `n8n-nodes-base ${nodesBaseVersion}`,
-			runWorkflow: ownEngine.runWorkflow,
-			step: {
-				name: STEP_NAME,
-				type: HTTP_REQUEST_NODE_TYPE,
-				parameters: httpRequestContractCreate(service.url),
-				settings: { typeVersion: HTTP_REQUEST_VERSION },
+		...variants.map((variant) =>
+			engines.map(({ root, runWorkflow }) => ({
+				name: `this node: ${variant.name}`,
+				package: root === HERE ? 'this checkout' : root,
+				runWorkflow,
+				step: {
+					name: STEP_NAME,
+					parameters: {
+						resource: 'contract',
+						operation: 'create',
+						...variant.parameters(clientKey),
+					},
+					settings: variant.settings,
+				},
+				profiled: root === HERE && variant.profiled === true,
+			})),
+		),
+		[
+			{
+				name: 'routing alone: 2 mapped fields',
+				package: `n8n-core ${n8nCoreVersion}, declarative`,
+				runWorkflow: ownEngine.runWorkflow,
+				step: { name: STEP_NAME, type: ROUTING_ALONE_NODE_TYPE, parameters: MAPPED },
+				profiled: true,
 			},
-			profiled: true,
-		},
-	],
-];
+		],
+		[
+			{
+				name: `HTTP Request ${HTTP_REQUEST_VERSION}: 2 mapped fields`,
+				package: `n8n-nodes-base ${nodesBaseVersion}`,
+				runWorkflow: ownEngine.runWorkflow,
+				step: {
+					name: STEP_NAME,
+					type: HTTP_REQUEST_NODE_TYPE,
+					parameters: httpRequestContractCreate(service.url),
+					settings: { typeVersion: HTTP_REQUEST_VERSION },
+				},
+				profiled: true,
+			},
+		],
+	] as Method[][]
+)
+	.map((group) => group.filter(({ name }) => !ONLY || name.includes(ONLY)))
+	.filter((group) => group.length > 0);
 const methods = groups.flat();
 
 /** This node puts contractKey on the item; the other methods keep the service's reply as it is. */
@@ -220,15 +233,12 @@ async function measure(
 	};
 }
 
-/** How often the run that measures the live heap collects all garbage and reads the heap. */
-const LIVE_SAMPLE_MS = 500;
-
 /**
  * The live heap's growth at its peak: one more run, in which all garbage is collected every
  * LIVE_SAMPLE_MS before the heap is read. The heap growth of the timed runs counts garbage V8 has
  * not collected yet, which depends on when it happens to collect; this counts what is reachable.
  */
-async function liveHeapPeak(method: Method): Promise<number> {
+async function liveHeapPeak(method: Method): Promise<number | string> {
 	collectGarbage();
 	const heapBefore = process.memoryUsage().heapUsed;
 	let livePeak = heapBefore;
@@ -241,7 +251,11 @@ async function liveHeapPeak(method: Method): Promise<number> {
 		items,
 	});
 	clearInterval(sampler);
-	checkRun(method, run);
+	try {
+		checkRun(method, run);
+	} catch (error) {
+		return (error as Error).message;
+	}
 	return livePeak - heapBefore;
 }
 
@@ -278,7 +292,9 @@ process.stdout.write(
 for (const method of methods) {
 	const livePeak = await liveHeapPeak(method);
 	process.stdout.write(
-		`| ${method.name} | ${method.package} | ${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)} |\n`,
+		typeof livePeak === 'string'
+			? `| ${method.name} | ${method.package} | – | – (${livePeak}) |\n`
+			: `| ${method.name} | ${method.package} | ${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)} |\n`,
 	);
 }
 
