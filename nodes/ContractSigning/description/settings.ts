@@ -1,13 +1,15 @@
 /**
- * The settings every operation shows below its own fields, and how each is read: Simplify, and
- * the limits for a busy service and for the node's own pace. Version 1 of the node shows the
- * limits in two collections of its own, Retry When Busy and Request Rate; later versions gather
- * them in Options, as n8n's own nodes do, under the same parameter names inside. Each version
- * shows and reads only its own, so a saved version-1 workflow keeps its limits.
+ * The settings every operation shows below its own fields, as data: Simplify, and the limits for
+ * a busy service and for the node's own pace. Version 1 of the node shows the limits in two
+ * collections of its own, Retry When Busy and Request Rate; later versions gather them in
+ * Options, as n8n's own nodes do, under the same parameter names inside. Each version shows and
+ * reads only its own, so a saved version-1 workflow keeps its limits. They are read where they
+ * act: Simplify in item/output.ts, the limits in pacing/limits.ts.
  */
-import { UserError, type IExecuteSingleFunctions, type INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-const FIRST_VERSION = 1;
+/** The node's version whose limits sit in collections of their own. */
+export const FIRST_VERSION = 1;
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
@@ -19,34 +21,8 @@ export const simplifyField: INodeProperties = {
 	hint: 'Off: the full reply of the service, with its code and message',
 };
 
-/** Simplify as the user set it; text from an expression counts only as "true" or "false". */
-export function simplifyOf(value: unknown): boolean {
-	if (typeof value === 'boolean') return value;
-	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-	if (text === 'true' || text === 'false') return text === 'true';
-	throw new UserError(
-		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
-		{
-			description:
-				'Switch Simplify on or off, or give an expression that results in true or false.',
-		},
-	);
-}
-
-/** The caps the user set on the node's own requests, within one execution. */
-export interface PaceLimits {
-	maxAtOnce?: number;
-	maxPerSecond?: number;
-}
-
-/** How long and how often one item may wait for a busy service; the user sets both. */
-export interface WaitLimits {
-	maxRetries: number;
-	maxWaitMs: number;
-}
-
-const DEFAULT_MAX_RETRIES = 5;
-const DEFAULT_MAX_WAIT_SECONDS = 60;
+export const DEFAULT_MAX_RETRIES = 5;
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
 
 const maxRetriesOption: INodeProperties = {
 	displayName: 'Max Retries When Busy',
@@ -132,54 +108,3 @@ export const requestRateField: INodeProperties = {
 		'The node finds the service’s pace by itself, for all executions that use the same account at once: it starts with 10 requests at once and sends more at once while the service keeps up (at most 256), and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
 	options: [maxPerSecondOption, maxAtOnceOption],
 };
-
-/** The limits' collection of the item's node: its own in version 1, Options in later versions. */
-function limitsSet(
-	context: IExecuteSingleFunctions,
-	firstVersionName: 'retryWhenBusy' | 'requestRate',
-): unknown {
-	const name = context.getNode().typeVersion === FIRST_VERSION ? firstVersionName : 'options';
-	return context.getNodeParameter(name, {});
-}
-
-/** Where the item's node shows the limits, in the words a message uses to send the user there. */
-export function limitsShown(context: IExecuteSingleFunctions): { waits: string; rate: string } {
-	return context.getNode().typeVersion === FIRST_VERSION
-		? { waits: 'as far as Retry When Busy allows', rate: 'Request Rate → Max Requests per Second' }
-		: {
-				waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
-				rate: 'Options → Max Requests per Second',
-			};
-}
-
-/** The waits for a busy service the user allowed the item's node. */
-export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
-	return waitLimits(limitsSet(context, 'retryWhenBusy'));
-}
-
-/** The cap the user set on the node's own pace. */
-export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
-	return paceLimits(limitsSet(context, 'requestRate'));
-}
-
-export function waitLimits(value: unknown): WaitLimits {
-	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-	const number = (entry: unknown, fallback: number) =>
-		typeof entry === 'number' && Number.isFinite(entry) && entry >= 0 ? entry : fallback;
-	return {
-		maxRetries: Math.floor(number(set.maxRetries, DEFAULT_MAX_RETRIES)),
-		maxWaitMs: number(set.maxWaitSeconds, DEFAULT_MAX_WAIT_SECONDS) * 1000,
-	};
-}
-
-/** The limits the user set; anything unreadable is left to the pace. */
-export function paceLimits(value: unknown): PaceLimits {
-	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-	const positive = (entry: unknown) =>
-		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
-	const atOnce = positive(set.maxAtOnce);
-	return {
-		maxPerSecond: positive(set.maxPerSecond),
-		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
-	};
-}

@@ -27,8 +27,8 @@
  * those limits, that learns nothing (its cap).
  */
 import { sleep } from 'n8n-workflow';
-import type { PaceLimits } from '../description/settings';
 import { Cancelled } from '../failure/item-failure';
+import type { PaceLimits } from './limits';
 
 /** How a request ended, for the pace: accepted, refused as too many, or anything else. */
 export type PaceOutcome = 'accepted' | 'busy' | 'other';

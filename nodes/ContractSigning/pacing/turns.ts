@@ -5,13 +5,13 @@
  * turn. One Retry-After holds back every request to the account.
  */
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from '../description/settings';
 import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
 import { runStateOf } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
+import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from './limits';
 import { MOST_AT_ONCE, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 

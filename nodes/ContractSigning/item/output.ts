@@ -1,0 +1,134 @@
+/**
+ * What happens to one item, top-down, from its fields to its output: `itemOutput` is what the
+ * routing's hook returns for the item (send.ts), `tryItem` one try of it, step by step.
+ */
+import {
+	deepCopy,
+	UserError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+import { accessFor } from '../credential/access';
+import type { Operation, WireField } from '../description/operation';
+import { inputFailure, ItemFailure } from '../failure/item-failure';
+import { errorItemJson, nodeErrorOf } from '../failure/n8n-error';
+import { sendUntilServed } from '../pacing/turns';
+import { finishEnvelope, type LabelledRules } from './envelope';
+import { readFields } from './read-fields';
+import { retryMemoryOf } from './retry-memory';
+
+/** An operation, with the fields it sends and the rules its envelope is checked by. */
+export interface OperationToSend {
+	operation: Operation;
+	fields: WireField[];
+	rules: LabelledRules;
+}
+
+/** The item's output: the service's record, or its error under "On Error: Continue". */
+export async function itemOutput(
+	context: IExecutePaginationFunctions,
+	send: OperationToSend,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const itemIndex = context.getItemIndex();
+	const pairedItem = { item: itemIndex };
+	const output = await onceUnderRetries(
+		context,
+		async () => await tryItem(context, send, requestData),
+	);
+	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
+	const error = nodeErrorOf(context.getNode(), output, itemIndex);
+	if (!context.continueOnFail()) throw error;
+	return [{ json: errorItemJson(error, output), pairedItem }];
+}
+
+/**
+ * One try of the node for the item, step by step, to the item's output json; a step that fails
+ * ends it with its failure. Only the output outlives the try: the envelope and the whole reply go.
+ */
+async function tryItem(
+	context: IExecutePaginationFunctions,
+	send: OperationToSend,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<IDataObject | ItemFailure> {
+	const item = readItem(context, send);
+	if (item instanceof ItemFailure) return item;
+	const access = await accessFor(context);
+	if (access instanceof ItemFailure) return access;
+	const { envelope, simplify } = item;
+	const reply = await sendUntilServed({
+		context,
+		requestData,
+		envelope,
+		access,
+		expected: send.operation,
+	});
+	if (reply instanceof ItemFailure) return whatItMeans(reply, send.operation, envelope);
+	return simplify ? send.operation.simplify(reply, envelope) : reply;
+}
+
+/** The item's envelope and output setting, or why the node cannot send it. */
+function readItem(
+	context: IExecuteSingleFunctions,
+	{ operation, fields, rules }: OperationToSend,
+): { envelope: IDataObject; simplify: boolean } | ItemFailure {
+	try {
+		const body = readFields(context, operation.request.action, fields);
+		const normalize = operation.normalize ?? ((fields: IDataObject) => fields);
+		return {
+			envelope: finishEnvelope(normalize(body), rules),
+			simplify: simplifyOf(context.getNodeParameter('simplify', true)),
+		};
+	} catch (error) {
+		return inputFailure(error);
+	}
+}
+
+/**
+ * A failure whose outcome is unknown, of an operation that creates: the record may exist. It
+ * says where to look, and is final: the item is not sent again in this run.
+ */
+function whatItMeans(
+	failure: ItemFailure,
+	operation: Operation,
+	envelope: IDataObject,
+): ItemFailure {
+	if (failure.kind !== 'unknown' || !operation.creates) return failure;
+	return failure.with(operation.creates.mayExist(envelope), { final: true });
+}
+
+/**
+ * What `send` gave the item; under Retry On Fail, what it gave on an earlier try where sending
+ * it again could create its record twice: its output, or a final failure. The item is known by
+ * its index, whatever its fields give on this try.
+ */
+async function onceUnderRetries(
+	context: IExecutePaginationFunctions,
+	send: () => Promise<IDataObject | ItemFailure>,
+): Promise<IDataObject | ItemFailure> {
+	if (context.getNode().retryOnFail !== true) return await send();
+	const memory = retryMemoryOf<IDataObject | ItemFailure>(context.getExecuteData());
+	const { attempt, replayed } = await memory.once(
+		context.getItemIndex(),
+		send,
+		(earlier) => !(earlier instanceof ItemFailure) || earlier.details.final === true,
+	);
+	return replayed && !(attempt instanceof ItemFailure) ? deepCopy(attempt) : attempt;
+}
+
+/** Simplify as the user set it; text from an expression counts only as "true" or "false". */
+export function simplifyOf(value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw new UserError(
+		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		{
+			description:
+				'Switch Simplify on or off, or give an expression that results in true or false.',
+		},
+	);
+}

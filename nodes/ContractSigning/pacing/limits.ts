@@ -1,0 +1,75 @@
+/**
+ * The limits the user set on the node's pace and on its waits for a busy service, read from the
+ * item's node as its version shows them (description/settings.ts), and where a message sends the
+ * user to change them.
+ */
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_MAX_WAIT_SECONDS,
+	FIRST_VERSION,
+} from '../description/settings';
+
+/** The caps the user set on the node's own requests, within one execution. */
+export interface PaceLimits {
+	maxAtOnce?: number;
+	maxPerSecond?: number;
+}
+
+/** How long and how often one item may wait for a busy service; the user sets both. */
+export interface WaitLimits {
+	maxRetries: number;
+	maxWaitMs: number;
+}
+
+/** The limits' collection of the item's node: its own in version 1, Options in later versions. */
+function limitsSet(
+	context: IExecuteSingleFunctions,
+	firstVersionName: 'retryWhenBusy' | 'requestRate',
+): unknown {
+	const name = context.getNode().typeVersion === FIRST_VERSION ? firstVersionName : 'options';
+	return context.getNodeParameter(name, {});
+}
+
+/** Where the item's node shows the limits, in the words a message uses to send the user there. */
+export function limitsShown(context: IExecuteSingleFunctions): { waits: string; rate: string } {
+	return context.getNode().typeVersion === FIRST_VERSION
+		? { waits: 'as far as Retry When Busy allows', rate: 'Request Rate → Max Requests per Second' }
+		: {
+				waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
+				rate: 'Options → Max Requests per Second',
+			};
+}
+
+/** The waits for a busy service the user allowed the item's node. */
+export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
+	return waitLimits(limitsSet(context, 'retryWhenBusy'));
+}
+
+/** The cap the user set on the node's own pace. */
+export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
+	return paceLimits(limitsSet(context, 'requestRate'));
+}
+
+/** The waits a limits' collection allows; anything unreadable keeps its default. */
+export function waitLimits(value: unknown): WaitLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const number = (entry: unknown, fallback: number) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry >= 0 ? entry : fallback;
+	return {
+		maxRetries: Math.floor(number(set.maxRetries, DEFAULT_MAX_RETRIES)),
+		maxWaitMs: number(set.maxWaitSeconds, DEFAULT_MAX_WAIT_SECONDS) * 1000,
+	};
+}
+
+/** The limits the user set; anything unreadable is left to the pace. */
+export function paceLimits(value: unknown): PaceLimits {
+	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	const positive = (entry: unknown) =>
+		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
+	const atOnce = positive(set.maxAtOnce);
+	return {
+		maxPerSecond: positive(set.maxPerSecond),
+		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
+	};
+}
