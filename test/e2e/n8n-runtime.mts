@@ -180,7 +180,7 @@ async function acquireInstallLock(lockPath: string, log: (line: string) => void)
 				continue;
 			}
 			if (!announcedWait) {
-				log(`waiting for the n8n install of process ${holder} to finish…`);
+				log(`waiting for the install of process ${holder} to finish…`);
 				announcedWait = true;
 			}
 			await sleep(1000);
@@ -327,6 +327,23 @@ async function provideSqlite3(
 		`sqlite3-${versionOf(sqlite3Dir)}-node-${versionOf(nodePackageDir(installDir))}`,
 		'node_sqlite3.node',
 	);
+	// Lines installed at the same time build it once: the others wait, then take that build.
+	mkdirSync(SQLITE3_BUILDS_DIR, { recursive: true });
+	const release = await acquireInstallLock(`${dirname(kept)}.lock`, log);
+	try {
+		await buildOrReuseSqlite3(installDir, npmEnv, log, built, kept);
+	} finally {
+		release();
+	}
+}
+
+async function buildOrReuseSqlite3(
+	installDir: string,
+	npmEnv: NodeJS.ProcessEnv,
+	log: (line: string) => void,
+	built: string,
+	kept: string,
+): Promise<void> {
 	if (existsSync(kept)) {
 		log(`using the sqlite3 built before: ${kept}`);
 		mkdirSync(dirname(built), { recursive: true });
@@ -359,6 +376,8 @@ async function provideSqlite3(
 				npm_config_nodedir: nodePackageDir(installDir),
 				// No prebuilt binary can be downloaded here; go straight to the source build.
 				npm_config_build_from_source: 'true',
+				// node-gyp compiles sqlite3's files on every core.
+				JOBS: 'max',
 			},
 			timeoutMs: 15 * 60_000,
 		},
