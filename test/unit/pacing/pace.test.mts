@@ -47,6 +47,22 @@ describe('Pace', () => {
 		expect(underWay.most).toBe(400);
 	});
 
+	it('at the ceiling, lets the run go again only once an eighth of the ceiling is free, together', async () => {
+		const pace = new Pace({ maxAtOnce: 1000 });
+		const sent: number[] = [];
+		for (let index = 0; index < 40; index++)
+			void pace.turn(RUN, undefined, 16).then((at) => sent.push(at));
+		await sleep(5);
+		expect(sent).toHaveLength(16);
+		pace.done(sent[0], 'accepted');
+		await sleep(5);
+		// 15 under way: not yet 2 (an eighth of 16) free.
+		expect(sent).toHaveLength(16);
+		pace.done(sent[1], 'accepted');
+		await sleep(5);
+		expect(sent).toHaveLength(18);
+	});
+
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
