@@ -33,6 +33,7 @@
 import { sleep } from 'n8n-workflow';
 import { Cancelled } from '../failure/item-failure';
 import type { PaceLimits } from './limits';
+import { Line, type Waiter } from './line';
 
 /** How a request ended, for the pace: accepted, refused as too many, or anything else. */
 export type PaceOutcome = 'accepted' | 'busy' | 'other';
@@ -50,58 +51,6 @@ const LEAST_GAIN_PER_SECOND = 0.2;
 const SLOWEST_RATE = 0.5;
 /** After this long without the service saying it is busy, an idle pace opens up again. */
 const QUIET_MS = 60_000;
-
-interface Waiter {
-	gone: boolean;
-	enter: (sentAt: number) => void;
-}
-
-/**
- * One run's waiting requests, first come first served. Once the pace has the run's ceiling under
- * way, they go again only when an eighth of the ceiling is free, together (see the top).
- */
-class Line {
-	private items: Waiter[] = [];
-
-	/** The ceiling was reached, and too few places have been freed since. */
-	private atCeiling = false;
-
-	/** The run's requests go only while fewer than this many of the pace's are under way. */
-	constructor(readonly ceiling: number) {}
-
-	/** Whether the run's next request may go while `inFlight` of the pace's are under way. */
-	mayGo(inFlight: number): boolean {
-		if (inFlight >= this.ceiling) this.atCeiling = true;
-		else if (inFlight <= this.ceiling - Math.ceil(this.ceiling / 8)) this.atCeiling = false;
-		if (this.atCeiling) return false;
-		// The one that goes now fills the ceiling: the next go together, once enough are free.
-		this.atCeiling = inFlight + 1 >= this.ceiling;
-		return true;
-	}
-
-	private head = 0;
-
-	push(waiter: Waiter): void {
-		this.items.push(waiter);
-	}
-
-	/** The next waiter still there, or undefined. */
-	next(): Waiter | undefined {
-		while (this.head < this.items.length) {
-			const waiter = this.items[this.head++];
-			if (this.head > 1024 && 2 * this.head > this.items.length) {
-				this.items = this.items.slice(this.head);
-				this.head = 0;
-			}
-			if (!waiter.gone) return waiter;
-		}
-		return undefined;
-	}
-
-	get empty(): boolean {
-		return this.head >= this.items.length;
-	}
-}
 
 export class Pace {
 	private inFlight = 0;

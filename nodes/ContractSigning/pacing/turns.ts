@@ -20,8 +20,8 @@ interface InTurns {
 	request: ItemRequest;
 	/** The account's pace, shared by every execution that sends with the same account. */
 	pace: Pace;
-	/** The run's own pace with the Max Requests limits the user set, which learns nothing. */
-	cap: Pace;
+	/** The run's own pace with the Max Requests limits the user set, which learns nothing; none when the user set neither. */
+	cap?: Pace;
 	/** The run's requests go only while fewer than this many of the account's are under way. */
 	ceiling: number;
 	/** Aborts when the execution is stopped. */
@@ -66,26 +66,37 @@ const runLimits = new PerRun<Pick<InTurns, 'cap' | 'ceiling'>>();
 function runLimitsOf(context: IExecuteSingleFunctions): Pick<InTurns, 'cap' | 'ceiling'> {
 	return runLimits.of(context.getExecuteData(), () => {
 		const limits = paceLimitsOf(context);
-		return { cap: new Pace(limits), ceiling: Math.max(MOST_AT_ONCE, limits.maxAtOnce ?? 0) };
+		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
+		return {
+			cap: capped ? new Pace(limits) : undefined,
+			ceiling: Math.max(MOST_AT_ONCE, limits.maxAtOnce ?? 0),
+		};
 	});
 }
 
-/** One send, in its turn at the run's cap and at the account's pace; both learn how it ended. */
+/** One send, in its turn at the run's cap, if the user set one, and at the account's pace. */
 async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
-	const { pace, cap } = item;
+	const { cap } = item;
+	if (!cap) return await sendAtPace(item);
 	const cappedAt = await takeTurn(item, cap);
 	if (cappedAt instanceof ItemFailure) return cappedAt;
-	let reply: IDataObject | ItemFailure | undefined;
 	try {
-		const sentAt = await takeTurn(item, pace, item.ceiling);
-		if (sentAt instanceof ItemFailure) return sentAt;
-		try {
-			reply = await postOnce(item.request, item.cancel);
-		} finally {
-			pace.done(sentAt, paceOutcome(reply));
-		}
+		return await sendAtPace(item);
 	} finally {
 		cap.done(cappedAt, 'other');
+	}
+}
+
+/** One send in its turn at the account's pace, which learns how it ended. */
+async function sendAtPace(item: InTurns): Promise<IDataObject | ItemFailure> {
+	const { pace } = item;
+	const sentAt = await takeTurn(item, pace, item.ceiling);
+	if (sentAt instanceof ItemFailure) return sentAt;
+	let reply: IDataObject | ItemFailure | undefined;
+	try {
+		reply = await postOnce(item.request, item.cancel);
+	} finally {
+		pace.done(sentAt, paceOutcome(reply));
 	}
 	return reply;
 }

@@ -42,12 +42,10 @@ export async function postOnce(
 ): Promise<IDataObject | ItemFailure> {
 	const { requestData, access } = request;
 	const timeoutMs = Number(requestData.options.timeout) || DEFAULT_TIMEOUT_MS;
-	// n8n's own timeout only fires when the connection is idle; a reply that trickles in would
-	// otherwise keep the run going for as long as it trickles.
-	const timedOut = AbortSignal.timeout(timeoutMs);
+	const ending = requestEnding(cancel, timeoutMs);
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await postWithCredential(request, AbortSignal.any([timedOut, cancel]));
+		response = await postWithCredential(request, ending.signal);
 	} catch (error) {
 		if (cancel.aborted) {
 			throw new NodeOperationError(
@@ -55,9 +53,35 @@ export async function postOnce(
 				new Cancelled('while the service was answering').message,
 			);
 		}
-		return requestFailure(error, timedOut.aborted, timeoutMs, access);
+		return requestFailure(error, ending.timedOut(), timeoutMs, access);
+	} finally {
+		ending.release();
 	}
 	return replyOf(response, request);
+}
+
+/**
+ * A signal that ends the request when `cancel` aborts or `timeoutMs` has passed in all: n8n's own
+ * timeout only fires when the connection is idle, and a reply that trickles in would otherwise
+ * keep the run going for as long as it trickles. The two are joined by hand, with listeners let
+ * go when the request ends.
+ */
+function requestEnding(cancel: AbortSignal, timeoutMs: number) {
+	const controller = new AbortController();
+	const timeout = AbortSignal.timeout(timeoutMs);
+	const onCancel = () => controller.abort(cancel.reason);
+	const onTimeout = () => controller.abort(timeout.reason);
+	if (cancel.aborted) onCancel();
+	cancel.addEventListener('abort', onCancel, { once: true });
+	timeout.addEventListener('abort', onTimeout, { once: true });
+	return {
+		signal: controller.signal,
+		timedOut: () => timeout.aborted,
+		release: () => {
+			cancel.removeEventListener('abort', onCancel);
+			timeout.removeEventListener('abort', onTimeout);
+		},
+	};
 }
 
 /** The POST, with the options n8n prepared, as its own routing request passes them to this helper. */
