@@ -13,7 +13,9 @@
  *   run has its ceiling under way, its next requests go together when an eighth of it is free (32
  *   of 256): one request let go as each reply ends has n8n's send path and its handling of replies
  *   take turns one request at a time, which cost about a third more processor time per request in
- *   n8n-core's engine than requests sent in groups (BENCHMARKS.md, "What the window costs").
+ *   n8n-core's engine than requests sent in groups (BENCHMARKS.md, "What the window costs"). For
+ *   the same reason a reply does not let the next request in at once: the replies that end in one
+ *   turn of n8n's event loop are counted first, and their places filled together after it.
  * - when the service first says it is busy (429 or 503, or a refused connection): half of those
  *   under way at that moment, halved again at each new burst of refusals, then growing by about
  *   one per round of replies while it keeps up; and a rate: requests are spaced out, starting from
@@ -74,6 +76,11 @@ export class Pace {
 	private notBefore = 0;
 
 	private lastSlowdownAt = 0;
+
+	private letInPending = false;
+
+	/** Requests waited when the window last let them in, because it was full. */
+	private windowFull = false;
 
 	/** When the pending wake-up is due, if one is. */
 	private wakeAt?: number;
@@ -139,10 +146,20 @@ export class Pace {
 	/** A request that had its turn has ended: the pace learns from how. */
 	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.atOnce);
+		if (outcome === 'accepted') this.keptUp(now, this.windowFull);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
-		this.letIn();
+		this.letInSoon();
+	}
+
+	/** Lets requests in once every reply that ends in this turn of the event loop is counted. */
+	private letInSoon(): void {
+		if (this.letInPending) return;
+		this.letInPending = true;
+		void sleep(0).then(() => {
+			this.letInPending = false;
+			this.letIn();
+		});
 	}
 
 	/** The service asked that nothing be sent before this time. */
@@ -167,7 +184,12 @@ export class Pace {
 
 	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
 	private letIn(): void {
-		while (this.waiting > 0 && this.inFlight < this.atOnce) {
+		this.windowFull = false;
+		while (this.waiting > 0) {
+			if (this.inFlight >= this.atOnce) {
+				this.windowFull = true;
+				return;
+			}
 			const now = Date.now();
 			const at = Math.max(this.notBefore, this.nextSendAt);
 			if (at > now) {

@@ -63,6 +63,21 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(18);
 	});
 
+	it('lets requests in once the replies that end together are all counted, not one per reply', async () => {
+		const pace = new Pace();
+		const sent: number[] = [];
+		for (let index = 0; index < 30; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		await sleep(5);
+		expect(sent).toHaveLength(10);
+		for (const sentAt of sent.splice(0, 3)) pace.done(sentAt, 'accepted');
+		// Long enough for a request let in at once to be seen here; not a turn of the event loop.
+		for (let hop = 0; hop < 20; hop++) await Promise.resolve();
+		expect(sent).toHaveLength(7);
+		await sleep(5);
+		// The 3 places and the 3 the window grew by, together.
+		expect(sent).toHaveLength(13);
+	});
+
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
