@@ -82,6 +82,9 @@ export class Pace {
 	/** Requests waited when the window last let them in, because it was full. */
 	private windowFull = false;
 
+	/** Places freed since requests were last let in: still under way, for what a refusal halves. */
+	private freed = 0;
+
 	/** When the pending wake-up is due, if one is. */
 	private wakeAt?: number;
 
@@ -149,6 +152,7 @@ export class Pace {
 		if (outcome === 'accepted') this.keptUp(now, this.windowFull);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
+		this.freed += 1;
 		this.letInSoon();
 	}
 
@@ -185,6 +189,7 @@ export class Pace {
 	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
 	private letIn(): void {
 		this.windowFull = false;
+		this.freed = 0;
 		while (this.waiting > 0) {
 			if (this.inFlight >= this.atOnce) {
 				this.windowFull = true;
@@ -262,11 +267,12 @@ export class Pace {
 		if (sentAt < this.lastSlowdownAt) return;
 		this.lastSlowdownAt = now;
 		if (this.limits) return;
-		this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
+		const underWay = this.inFlight + this.freed;
+		this.doubleUntil = Math.max(1, Math.min(this.window, underWay) / 2);
 		this.window = this.doubleUntil;
 		// What the service accepted is what it allows; the rate never rises at a refusal.
 		const accepted = this.acceptedInLastSecond(now);
-		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
+		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : underWay);
 		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
 		// The next request keeps its distance at the new rate, so that a Retry-After the refused
 		// request brings (turns.ts holds every request for it) comes before it does.

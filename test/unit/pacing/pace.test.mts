@@ -78,6 +78,18 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(13);
 	});
 
+	it('halves from all that were under way, those whose places are not filled again yet included', () => {
+		const pace = new Pace();
+		const sentAt = Date.now();
+		// 10 go at once, 20 wait.
+		for (let index = 0; index < 30; index++) void pace.turn(RUN);
+		// Two replies end, then a refusal, in the same turn of the event loop.
+		pace.done(sentAt, 'accepted');
+		pace.done(sentAt, 'accepted');
+		pace.done(sentAt, 'busy');
+		expect(pace.atOnce).toBe(5);
+	});
+
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
