@@ -13,9 +13,7 @@
  *   run has its ceiling under way, its next requests go together when an eighth of it is free (32
  *   of 256): one request let go as each reply ends has n8n's send path and its handling of replies
  *   take turns one request at a time, which cost about a third more processor time per request in
- *   n8n-core's engine than requests sent in groups (BENCHMARKS.md, "What the window costs"). For
- *   the same reason a reply does not let the next request in at once: the replies that end in one
- *   turn of n8n's event loop are counted first, and their places filled together after it.
+ *   n8n-core's engine than requests sent in groups (BENCHMARKS.md, "What the window costs").
  * - when the service first says it is busy (429 or 503, or a refused connection): half of those
  *   under way at that moment, halved again at each new burst of refusals, then growing by about
  *   one per round of replies while it keeps up; and a rate: requests are spaced out, starting from
@@ -76,14 +74,6 @@ export class Pace {
 	private notBefore = 0;
 
 	private lastSlowdownAt = 0;
-
-	private letInPending = false;
-
-	/** Requests waited when the window last let them in, because it was full. */
-	private windowFull = false;
-
-	/** Places freed since requests were last let in: still under way, for what a refusal halves. */
-	private freed = 0;
 
 	/** When the pending wake-up is due, if one is. */
 	private wakeAt?: number;
@@ -149,21 +139,10 @@ export class Pace {
 	/** A request that had its turn has ended: the pace learns from how. */
 	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(now, this.windowFull);
+		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.atOnce);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
-		this.freed += 1;
-		this.letInSoon();
-	}
-
-	/** Lets requests in once every reply that ends in this turn of the event loop is counted. */
-	private letInSoon(): void {
-		if (this.letInPending) return;
-		this.letInPending = true;
-		void sleep(0).then(() => {
-			this.letInPending = false;
-			this.letIn();
-		});
+		this.letIn();
 	}
 
 	/** The service asked that nothing be sent before this time. */
@@ -188,13 +167,7 @@ export class Pace {
 
 	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
 	private letIn(): void {
-		this.windowFull = false;
-		this.freed = 0;
-		while (this.waiting > 0) {
-			if (this.inFlight >= this.atOnce) {
-				this.windowFull = true;
-				return;
-			}
+		while (this.waiting > 0 && this.inFlight < this.atOnce) {
 			const now = Date.now();
 			const at = Math.max(this.notBefore, this.nextSendAt);
 			if (at > now) {
@@ -267,12 +240,11 @@ export class Pace {
 		if (sentAt < this.lastSlowdownAt) return;
 		this.lastSlowdownAt = now;
 		if (this.limits) return;
-		const underWay = this.inFlight + this.freed;
-		this.doubleUntil = Math.max(1, Math.min(this.window, underWay) / 2);
+		this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
 		this.window = this.doubleUntil;
 		// What the service accepted is what it allows; the rate never rises at a refusal.
 		const accepted = this.acceptedInLastSecond(now);
-		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : underWay);
+		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
 		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
 		// The next request keeps its distance at the new rate, so that a Retry-After the refused
 		// request brings (turns.ts holds every request for it) comes before it does.

@@ -63,33 +63,6 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(18);
 	});
 
-	it('lets requests in once the replies that end together are all counted, not one per reply', async () => {
-		const pace = new Pace();
-		const sent: number[] = [];
-		for (let index = 0; index < 30; index++) void pace.turn(RUN).then((at) => sent.push(at));
-		await sleep(5);
-		expect(sent).toHaveLength(10);
-		for (const sentAt of sent.splice(0, 3)) pace.done(sentAt, 'accepted');
-		// Long enough for a request let in at once to be seen here; not a turn of the event loop.
-		for (let hop = 0; hop < 20; hop++) await Promise.resolve();
-		expect(sent).toHaveLength(7);
-		await sleep(5);
-		// The 3 places and the 3 the window grew by, together.
-		expect(sent).toHaveLength(13);
-	});
-
-	it('halves from all that were under way, those whose places are not filled again yet included', () => {
-		const pace = new Pace();
-		const sentAt = Date.now();
-		// 10 go at once, 20 wait.
-		for (let index = 0; index < 30; index++) void pace.turn(RUN);
-		// Two replies end, then a refusal, in the same turn of the event loop.
-		pace.done(sentAt, 'accepted');
-		pace.done(sentAt, 'accepted');
-		pace.done(sentAt, 'busy');
-		expect(pace.atOnce).toBe(5);
-	});
-
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
