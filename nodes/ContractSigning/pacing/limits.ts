@@ -3,11 +3,14 @@
  * item's node as its version shows them (description/settings.ts), and where a message sends the
  * user to change them.
  */
-import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import {
 	DEFAULT_MAX_RETRIES,
 	DEFAULT_MAX_WAIT_SECONDS,
 	FIRST_VERSION,
+	optionsField,
+	requestRateField,
+	retryWhenBusyField,
 } from '../description/settings';
 
 /** The caps the user set on the node's own requests, within one execution. */
@@ -23,12 +26,9 @@ export interface WaitLimits {
 }
 
 /** The limits' collection of the item's node: its own in version 1, Options in later versions. */
-function limitsSet(
-	context: IExecuteSingleFunctions,
-	firstVersionName: 'retryWhenBusy' | 'requestRate',
-): unknown {
-	const name = context.getNode().typeVersion === FIRST_VERSION ? firstVersionName : 'options';
-	return context.getNodeParameter(name, {});
+function limitsSet(context: IExecuteSingleFunctions, firstVersionField: INodeProperties): unknown {
+	const field = context.getNode().typeVersion === FIRST_VERSION ? firstVersionField : optionsField;
+	return context.getNodeParameter(field.name, {});
 }
 
 /** Where the item's node shows the limits, in the words a message uses to send the user there. */
@@ -43,12 +43,12 @@ export function limitsShown(context: IExecuteSingleFunctions): { waits: string; 
 
 /** The waits for a busy service the user allowed the item's node. */
 export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
-	return waitLimits(limitsSet(context, 'retryWhenBusy'));
+	return waitLimits(limitsSet(context, retryWhenBusyField));
 }
 
 /** The cap the user set on the node's own pace. */
 export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
-	return paceLimits(limitsSet(context, 'requestRate'));
+	return paceLimits(limitsSet(context, requestRateField));
 }
 
 /** The waits a limits' collection allows; anything unreadable keeps its default. */
