@@ -104,27 +104,17 @@ export class Pace {
 	 * request's run is known by; its requests go only while fewer than `ceiling` are under way.
 	 * Returns the time it may be sent, for `done`.
 	 */
-	async turn(run: object, cancel?: AbortSignal, ceiling = Infinity): Promise<number> {
-		if (cancel?.aborted) throw new Cancelled(WAITING_FOR_TURN);
+	turn(run: object, cancel?: AbortSignal, ceiling = Infinity): Promise<number> {
+		if (cancel?.aborted) return Promise.reject(new Cancelled(WAITING_FOR_TURN));
 		const now = Date.now();
 		this.lastUsedAt = now;
 		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
 			this.forgetSlowdowns();
 		}
-		return await new Promise<number>((resolve, reject) => {
-			const onAbort = () => {
-				waiter.gone = true;
-				this.waiting -= 1;
-				reject(new Cancelled(WAITING_FOR_TURN));
-			};
-			const waiter: Waiter = {
-				gone: false,
-				enter: (sentAt) => {
-					cancel?.removeEventListener('abort', onAbort);
-					resolve(sentAt);
-				},
-			};
-			cancel?.addEventListener('abort', onAbort, { once: true });
+		// One object per waiting request: it is the waiter in the line and the abort listener.
+		return new Promise<number>((resolve, reject) => {
+			const waiter = new TurnWaiter(this, resolve, reject, cancel);
+			cancel?.addEventListener('abort', waiter, { once: true });
 			let line = this.lines.get(run);
 			if (!line) {
 				line = new Line(ceiling);
@@ -134,6 +124,11 @@ export class Pace {
 			this.waiting += 1;
 			this.letIn();
 		});
+	}
+
+	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
+	left(): void {
+		this.waiting -= 1;
 	}
 
 	/** A request that had its turn has ended: the pace learns from how. */
@@ -263,5 +258,29 @@ export class Pace {
 			this.acceptedFrom = 0;
 		}
 		return this.accepted.length - this.acceptedFrom;
+	}
+}
+
+/** A request waiting for its turn at a pace; also its listener for the end of its wait. */
+class TurnWaiter implements Waiter {
+	gone = false;
+
+	constructor(
+		private readonly pace: Pace,
+		private readonly resolve: (sentAt: number) => void,
+		private readonly reject: (error: Error) => void,
+		private readonly cancel: AbortSignal | undefined,
+	) {}
+
+	enter(sentAt: number): void {
+		this.cancel?.removeEventListener('abort', this);
+		this.resolve(sentAt);
+	}
+
+	/** The wait's signal aborted. */
+	handleEvent(): void {
+		this.gone = true;
+		this.pace.left();
+		this.reject(new Cancelled(WAITING_FOR_TURN));
 	}
 }

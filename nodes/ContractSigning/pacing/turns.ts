@@ -47,7 +47,7 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	let busy: BusyWaits | undefined;
 	try {
 		for (;;) {
-			const reply = await sendInTurn(item);
+			const reply = item.cap ? await sendWithinCap(item, item.cap) : await sendAtPace(item);
 			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
 			// Past the user's Timeout every turn fails at once: waits between them would only add up.
 			if (item.turns.timeout?.signal.aborted) return reply;
@@ -74,10 +74,8 @@ function runLimitsOf(context: IExecuteSingleFunctions): Pick<InTurns, 'cap' | 'c
 	});
 }
 
-/** One send, in its turn at the run's cap, if the user set one, and at the account's pace. */
-async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
-	const { cap } = item;
-	if (!cap) return await sendAtPace(item);
+/** One send in its turn at the run's cap, the Max Requests the user set, then at the account's pace. */
+async function sendWithinCap(item: InTurns, cap: Pace): Promise<IDataObject | ItemFailure> {
 	const cappedAt = await takeTurn(item, cap);
 	if (cappedAt instanceof ItemFailure) return cappedAt;
 	try {
@@ -130,11 +128,12 @@ async function takeTurn(
 	pace: Pace,
 	ceiling?: number,
 ): Promise<number | ItemFailure> {
-	const run = request.context.getExecuteData();
-	const turn = await pace.turn(run, turns.signal, ceiling).catch((error: Error) => error);
-	if (typeof turn === 'number') return turn;
-	if (cancel.aborted || !turns.timeout?.signal.aborted) {
-		throw new NodeOperationError(request.context.getNode(), turn.message);
+	try {
+		return await pace.turn(request.context.getExecuteData(), turns.signal, ceiling);
+	} catch (error) {
+		if (cancel.aborted || !turns.timeout?.signal.aborted) {
+			throw new NodeOperationError(request.context.getNode(), (error as Error).message);
+		}
 	}
 	return new ItemFailure(
 		'busy',
