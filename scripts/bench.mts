@@ -558,28 +558,14 @@ function targets(rows: Row[], large: Row, largeChecks: string[]): string[] {
 	}
 
 	if (AGAINST) {
+		const pairs = [
+			[NODE_MAPPED, BEFORE_MAPPED],
+			[NODE_CONSTANT, BEFORE_CONSTANT],
+			[NODE_CONSTANT_UNBOUNDED, BEFORE_CONSTANT],
+		];
 		for (const row of [...rows.filter((row) => !row.config.batching), large]) {
-			ratio(
-				row,
-				NODE_MAPPED,
-				BEFORE_MAPPED,
-				1.05,
-				`Against before, ${row.config.items.toLocaleString('en')} items`,
-			);
-			ratio(
-				row,
-				NODE_CONSTANT,
-				BEFORE_CONSTANT,
-				1.05,
-				`Against before, ${row.config.items.toLocaleString('en')} items`,
-			);
-			ratio(
-				row,
-				NODE_CONSTANT_UNBOUNDED,
-				BEFORE_CONSTANT,
-				1.05,
-				`Against before, ${row.config.items.toLocaleString('en')} items`,
-			);
+			const what = `Against before, ${row.config.items.toLocaleString('en')} items`;
+			for (const [method, before] of pairs) ratio(row, method, before, 1.05, what);
 		}
 	}
 

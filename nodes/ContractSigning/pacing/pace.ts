@@ -111,7 +111,6 @@ export class Pace {
 		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
 			this.forgetSlowdowns();
 		}
-		// One object per waiting request: it is the waiter in the line and the abort listener.
 		return new Promise<number>((resolve, reject) => {
 			const waiter = new TurnWaiter(this, resolve, reject, cancel);
 			cancel?.addEventListener('abort', waiter, { once: true });
