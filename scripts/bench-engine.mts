@@ -8,7 +8,7 @@
  * send path are compared on equal terms.
  *
  *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout] [--profile]
- *     [--only <text in the method's name>] [--live-every <ms>]
+ *     [--only <text in the method's name>] [--live-every <ms>] [--heap-limits <MB,MB,…>]
  *
  * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
  * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start; then,
@@ -20,7 +20,13 @@
  * is at its highest so far in the run. V8 collects all garbage before it builds a profile, so a
  * profile holds the bytes still reachable, and the heap falls back to them after each read: of the
  * profiles read, the one with the most live bytes is summarised, by where those were allocated.
+ *
+ * With --heap-limits, each method of this checkout runs once more for each size, in a Node.js of
+ * its own whose heap is limited to it (--max-old-space-size): whether the run completes or the
+ * process runs out of memory. Without a limit V8 collects late, when it has room to spare, and
+ * the heap's peak says more of V8 than of the method; what a run needs is where it still completes.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -43,8 +49,12 @@ const REPEAT = Number(option('repeat') ?? 7);
 const PROFILE = process.argv.includes('--profile');
 /** Only the methods whose name holds this text, e.g. --only "routing alone". */
 const ONLY = option('only');
-/** How often the run that measures the live heap collects all garbage and reads the heap (ms). */
+/** How often the run that measures the live heap collects all garbage and reads the heap (ms); 0: no such run. */
 const LIVE_SAMPLE_MS = Number(option('live-every') ?? 500);
+/** With --heap-limits 256,512: each method of this checkout once more in a Node.js whose heap is limited to each size (MB). */
+const HEAP_LIMITS = option('heap-limits')?.split(',').map(Number) ?? [];
+/** The one method, by its exact name, that a process of --heap-limits runs. */
+const METHOD = option('method');
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const roots = [HERE, ...(option('against') ? [resolve(option('against')!)] : [])];
 const STEP_NAME = 'Under Test';
@@ -174,7 +184,9 @@ const groups: Method[][] = (
 		],
 	] as Method[][]
 )
-	.map((group) => group.filter(({ name }) => !ONLY || name.includes(ONLY)))
+	.map((group) =>
+		group.filter(({ name }) => (!ONLY || name.includes(ONLY)) && (!METHOD || name === METHOD)),
+	)
 	.filter((group) => group.length > 0);
 const methods = groups.flat();
 
@@ -257,6 +269,54 @@ async function liveHeapPeak(method: Method): Promise<number> {
 	return livePeak;
 }
 
+const HEAP_LIMIT_RESULT = 'heap-limited run: ';
+
+/**
+ * One run of `method` in a Node.js of its own, with its heap limited to `limitMb`: its time and
+ * heap peak, or that it ran out of memory. The limit counts all of the process's heap: n8n-core,
+ * the stand-in and the harness too.
+ */
+async function runUnderHeapLimit(
+	method: Method,
+	limitMb: number,
+): Promise<{ cell: string; heapAtStart?: number }> {
+	const child = spawn(
+		process.execPath,
+		[
+			'--expose-gc',
+			`--max-old-space-size=${limitMb}`,
+			join(HERE, 'node_modules/vite-node/vite-node.mjs'),
+			'-c',
+			'vitest.config.mts',
+			'scripts/bench-engine.mts',
+			'--',
+			...['--items', String(ITEMS), '--repeat', '1', '--method', method.name],
+		],
+		{ cwd: HERE, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	await new Promise((resolve) => child.on('close', resolve));
+	if (/heap out of memory/.test(output)) return { cell: 'out of memory' };
+	const result = output.split('\n').find((line) => line.startsWith(HEAP_LIMIT_RESULT));
+	if (!result) {
+		const error =
+			output.split('\n').find((line) => /Error/.test(line)) ?? `exit code ${child.exitCode}`;
+		return { cell: `failed: ${error.trim()}` };
+	}
+	const run = JSON.parse(result.slice(HEAP_LIMIT_RESULT.length)) as Measurement & {
+		heapAtStart: number;
+	};
+	return {
+		cell: `${Math.round((run.elapsed * 1000) / ITEMS).toLocaleString('en')} ms per 1,000; peak ${Math.round(run.heapPeak / 1e6)} MB`,
+		heapAtStart: run.heapAtStart,
+	};
+}
+
+collectGarbage();
+/** The process's own heap before the first run: n8n-core, the stand-in, the harness. */
+const heapAtStart = process.memoryUsage().heapUsed;
 const measurements = new Map<Method, Measurement[]>();
 for (let round = 0; round < REPEAT; round++) {
 	for (const group of groups) {
@@ -264,6 +324,14 @@ for (let round = 0; round < REPEAT; round++) {
 			measurements.set(method, [...(measurements.get(method) ?? []), await measure(method)]);
 		}
 	}
+}
+
+if (METHOD) {
+	// A process of --heap-limits: its one timed run, for the process that started it.
+	const [run] = measurements.get(methods[0])!;
+	process.stdout.write(`${HEAP_LIMIT_RESULT}${JSON.stringify({ ...run, heapAtStart })}\n`);
+	await service.close();
+	process.exit(0);
 }
 
 const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
@@ -284,16 +352,18 @@ for (const method of methods) {
 	);
 }
 
-process.stdout.write(
-	`\nThe live heap's growth at its peak, one more run of each method (all garbage collected every ${LIVE_SAMPLE_MS} ms)\n\n| Variant | Package | MB | KB per item |\n|---|---|---|---|\n`,
-);
-for (const method of methods) {
-	const row = await liveHeapPeak(method).then(
-		(livePeak) => `${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)}`,
-		// A run that fails under the collections (see BENCHMARKS.md) is a row that says so.
-		(error: Error) => `– | – (${error.message})`,
+if (LIVE_SAMPLE_MS > 0) {
+	process.stdout.write(
+		`\nThe live heap's growth at its peak, one more run of each method (all garbage collected every ${LIVE_SAMPLE_MS} ms)\n\n| Variant | Package | MB | KB per item |\n|---|---|---|---|\n`,
 	);
-	process.stdout.write(`| ${method.name} | ${method.package} | ${row} |\n`);
+	for (const method of methods) {
+		const row = await liveHeapPeak(method).then(
+			(livePeak) => `${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)}`,
+			// A run that fails under the collections (see BENCHMARKS.md) is a row that says so.
+			(error: Error) => `– | – (${error.message})`,
+		);
+		process.stdout.write(`| ${method.name} | ${method.package} | ${row} |\n`);
+	}
 }
 
 /** The parts of V8's SamplingHeapProfile read here. */
@@ -459,5 +529,26 @@ if (PROFILE) {
 	}
 	session.disconnect();
 }
+if (HEAP_LIMITS.length > 0) {
+	const ownMethods = methods.filter(({ runWorkflow }) => runWorkflow === ownEngine.runWorkflow);
+	process.stdout.write(
+		`\nThe same run in a Node.js whose heap is limited (--max-old-space-size, as n8n's docs set it in NODE_OPTIONS), one run each in a process of its own\n\n| Variant | ${HEAP_LIMITS.map((limit) => `${limit} MB`).join(' | ')} |\n|---|${HEAP_LIMITS.map(() => '---|').join('')}\n`,
+	);
+	const heapsAtStart: number[] = [];
+	for (const method of ownMethods) {
+		const cells: string[] = [];
+		for (const limit of HEAP_LIMITS) {
+			const { cell, heapAtStart } = await runUnderHeapLimit(method, limit);
+			cells.push(cell);
+			if (heapAtStart !== undefined) heapsAtStart.push(heapAtStart);
+		}
+		process.stdout.write(`| ${method.name} | ${cells.join(' | ')} |\n`);
+	}
+	const [least, most] = [Math.min(...heapsAtStart), Math.max(...heapsAtStart)].map(megabytes);
+	process.stdout.write(
+		`\nThe limit is the process's whole heap; before its run, a process held ${least}–${most} MB of it (n8n-core, the stand-in, the harness). "peak" is the heap's growth during the run, as above.\n`,
+	);
+}
+
 await service.close();
 process.exit(0);
