@@ -38,7 +38,11 @@ export class Line {
 	next(): Waiter | undefined {
 		while (this.head < this.items.length) {
 			const waiter = this.items[this.head++];
-			if (this.head > 1024 && 2 * this.head > this.items.length) {
+			if (this.head === this.items.length) {
+				// Emptied: the line is kept for its run (pace.ts), not the waiters that left it.
+				this.items.length = 0;
+				this.head = 0;
+			} else if (this.head > 1024 && 2 * this.head > this.items.length) {
 				this.items = this.items.slice(this.head);
 				this.head = 0;
 			}

@@ -60,6 +60,12 @@ export class Pace {
 	/** Each waiting run's line; the map's order is the rotation. */
 	private readonly lines = new Map<object, Line>();
 
+	/**
+	 * Every run's line, waiting or not: a run whose line empties between its turns (one capped by
+	 * Max Requests at Once gets them one at a time) still goes in groups at its ceiling.
+	 */
+	private readonly linesOfRuns = new WeakMap<object, Line>();
+
 	private window: number;
 
 	/** The window doubles per round of replies up to here, then grows by one per round. */
@@ -116,7 +122,8 @@ export class Pace {
 			cancel?.addEventListener('abort', waiter, { once: true });
 			let line = this.lines.get(run);
 			if (!line) {
-				line = new Line(ceiling);
+				line = this.linesOfRuns.get(run) ?? new Line(ceiling);
+				this.linesOfRuns.set(run, line);
 				this.lines.set(run, line);
 			}
 			line.push(waiter);

@@ -63,6 +63,23 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(18);
 	});
 
+	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
+		const pace = new Pace({ maxAtOnce: 1000 });
+		const sent = await Promise.all(
+			Array.from({ length: 16 }, async () => await pace.turn(RUN, undefined, 16)),
+		);
+		// The run's line is empty now; its next turn comes after a reply, as a run cap gives it.
+		pace.done(sent[0], 'accepted');
+		let entered = 0;
+		void pace.turn(RUN, undefined, 16).then(() => (entered += 1));
+		await sleep(5);
+		// 15 under way: not yet 2 (an eighth of 16) free.
+		expect(entered).toBe(0);
+		pace.done(sent[1], 'accepted');
+		await sleep(5);
+		expect(entered).toBe(1);
+	});
+
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
