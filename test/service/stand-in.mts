@@ -82,6 +82,8 @@ export interface StandIn {
 	counts(): { clients: number; users: number; contracts: number; requests: number };
 	/** The most requests under way at one moment (arrived, connection not yet closed) since start or reset. */
 	mostUnderWay(): number;
+	/** How many requests were under way on average, from the first one's arrival to the last one's close. */
+	meanUnderWay(): number;
 	clients(): ClientRecord[];
 	contracts(): ContractRecord[];
 	/** Clears state, request log and faults, and restores the initial settings. */
@@ -135,7 +137,22 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 	const settings: StandInSettings = { ...initialSettings };
 
 	const requests: RecordedRequest[] = [];
-	const underWay = { now: 0, most: 0 };
+	/** Requests under way: now, the most at one moment, and their sum over time from the first arrival. */
+	const underWay = {
+		now: 0,
+		most: 0,
+		firstAt: undefined as number | undefined,
+		changedAt: 0,
+		requestMs: 0,
+	};
+	const changeUnderWay = (by: 1 | -1) => {
+		const at = performance.now();
+		underWay.firstAt ??= at;
+		underWay.requestMs += underWay.now * (at - underWay.changedAt);
+		underWay.changedAt = at;
+		underWay.now += by;
+		underWay.most = Math.max(underWay.most, underWay.now);
+	};
 	const records = new Records(new Set(options.templates ?? DEFAULT_TEMPLATES));
 	const bucket = new TokenBucket(() => settings.rateLimit);
 
@@ -212,14 +229,13 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			receivedAt: Date.now(),
 		};
 		requests.push(record);
-		underWay.now += 1;
-		underWay.most = Math.max(underWay.most, underWay.now);
+		changeUnderWay(1);
 		res.once('finish', () => {
 			record.repliedAt = Date.now();
 		});
 		res.once('close', () => {
 			record.closedAt = Date.now();
-			underWay.now -= 1;
+			changeUnderWay(-1);
 		});
 		try {
 			record.rawBody = await readBody(req);
@@ -324,6 +340,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		mostUnderWay() {
 			return underWay.most;
 		},
+		meanUnderWay() {
+			const span = underWay.changedAt - (underWay.firstAt ?? underWay.changedAt);
+			return span > 0 ? underWay.requestMs / span : 0;
+		},
 		clients(): ClientRecord[] {
 			return structuredClone([...records.clientsByKey.values()]);
 		},
@@ -335,6 +355,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			records.clear();
 			requests.length = 0;
 			underWay.most = underWay.now;
+			underWay.firstAt = undefined;
+			underWay.requestMs = 0;
 			faults.clear();
 			Object.assign(settings, initialSettings);
 			bucket.reset();

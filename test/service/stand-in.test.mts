@@ -305,6 +305,18 @@ describe('settings', () => {
 		standIn.reset();
 		expect(standIn.mostUnderWay()).toBe(0);
 	});
+
+	it('counts how many requests were under way on average while any were', async () => {
+		standIn.settings.latencyMs = 50;
+		const create = () => post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
+		await Promise.all([create(), create(), create()]);
+		expect(standIn.meanUnderWay()).toBeGreaterThan(2.5);
+		expect(standIn.meanUnderWay()).toBeLessThanOrEqual(3);
+		standIn.reset();
+		expect(standIn.meanUnderWay()).toBe(0);
+		await create();
+		expect(standIn.meanUnderWay()).toBeCloseTo(1, 5);
+	});
 });
 
 describe('rate limit', () => {
