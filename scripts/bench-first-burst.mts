@@ -12,7 +12,8 @@
  * - 2,000 contacts into a service that keeps up, answering each request after 20 ms;
  * - 2,000 contacts into a slow service, answering each request after 2 s: more than the ceiling
  *   of requests under way would be needed to keep up, so the run shows what the window's start
- *   and its groups at the ceiling cost (how many were under way on average).
+ *   and its groups at the ceiling cost (how many were under way on average); and the same with
+ *   Max Requests at Once set to 1,000 (the most the field takes), which the run starts from.
  * With --against <built checkout>, that checkout's package runs the same, interleaved. With
  * --timeline, each run also prints how many requests were under way every half second, and how
  * many had arrived by then, from the stand-in's log.
@@ -52,12 +53,20 @@ interface Scenario {
 	contacts: number;
 	latencyMs: number;
 	perSecond?: number;
+	/** Options → Max Requests at Once (Request Rate in this version-1 node), if the run sets it. */
+	maxAtOnce?: number;
 }
 
 const ALL_SCENARIOS: Scenario[] = [
 	{ name: '400 contacts, 40 requests/s allowed', contacts: 400, latencyMs: 0, perSecond: 40 },
 	{ name: '2,000 contacts, 20 ms a reply, no limit', contacts: 2000, latencyMs: 20 },
 	{ name: '2,000 contacts, 2 s a reply, no limit', contacts: 2000, latencyMs: 2000 },
+	{
+		name: '2,000 contacts, 2 s a reply, Max Requests at Once 1,000',
+		contacts: 2000,
+		latencyMs: 2000,
+		maxAtOnce: 1000,
+	},
 ];
 const TIMELINE = process.argv.includes('--timeline');
 /** Only the runs whose name holds this text, e.g. --only "20 ms". */
@@ -75,7 +84,7 @@ interface Figures {
 }
 
 const workflowId = (scenario: Scenario) =>
-	`csFirstBurst${scenario.contacts}at${scenario.latencyMs}`;
+	`csFirstBurst${scenario.contacts}at${scenario.latencyMs}${scenario.maxAtOnce ? `cap${scenario.maxAtOnce}` : ''}`;
 
 async function packCheckout(checkout: string): Promise<string> {
 	const destination = mkdtempSync(join(tmpdir(), 'contract-signing-pack-'));
@@ -128,7 +137,9 @@ async function main() {
 							email: `contact${index + 1}@example.com`,
 							crmId: `crm-${index + 1}`,
 						})),
-						parameters: CREATE_CLIENT,
+						parameters: scenario.maxAtOnce
+							? { ...CREATE_CLIENT, requestRate: { maxAtOnce: scenario.maxAtOnce } }
+							: CREATE_CLIENT,
 						onError: 'stopWorkflow',
 					}),
 				),

@@ -80,6 +80,23 @@ async function firstRefusedFor(seconds: number) {
 	return { first, heldFrom: service().requests[0].repliedAt! };
 }
 
+describe('Options → Max Requests at Once', () => {
+	it('a run starts with that many at once to an account that has not said it is busy, not with 10', async () => {
+		service().settings.latencyMs = 300;
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, options: { maxAtOnce: 40 } },
+			{ items: contacts(60) },
+		);
+		expect(run.error).toBeUndefined();
+		const { requests } = service();
+		const firstReply = Math.min(...requests.map((request) => request.repliedAt ?? Infinity));
+		expect(requests.filter((request) => request.receivedAt < firstReply)).toHaveLength(40);
+		expect(service().mostUnderWay()).toBe(40);
+		expect(createdOnce(service(), 60)).toEqual({ created: 60, twice: 0, missing: 0 });
+	});
+});
+
 describe('the executions of one account share its pace', () => {
 	it('a Retry-After that one execution is given holds back the requests of another', async () => {
 		const { first, heldFrom } = await firstRefusedFor(1);

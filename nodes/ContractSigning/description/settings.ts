@@ -49,7 +49,7 @@ const maxAtOnceOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 1000 },
 	default: 10,
 	description:
-		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node starts with 10 at once and sends more while the service keeps up, at most 256 at once for all executions that use the same account; a higher value here lets this node go beyond 256.',
+		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node starts with 10 at once and sends more while the service keeps up, at most 256 at once for all executions that use the same account. With it, the node starts with this many at once until the service says it is busy, which saves time when the service is slow to answer; a value above 256 lets this node go beyond 256.',
 };
 
 const maxPerSecondOption: INodeProperties = {

@@ -6,8 +6,9 @@
  * them, and they would all come back together, wave after wave; a service behind a load balancer
  * or a firewall takes thousands of requests at once for an attack. So each request first waits for
  * its turn here, the way TCP paces a connection:
- * - a window of requests at once: 10 for an account the process has not talked to yet, one more for
- *   each reply while the window is full (so it doubles per round of replies, as TCP's slow start),
+ * - a window of requests at once: 10 for an account the process has not talked to yet (or a run's
+ *   Max Requests at Once, where the user set one), one more for each reply while the window is
+ *   full (so it doubles per round of replies, as TCP's slow start),
  *   and never above 256 requests at once, or a run's Max Requests at Once where the user set more.
  *   It does not grow while it is not full: more at once would bring nothing more through. Once a
  *   run has its ceiling under way, its next requests go together when an eighth of it is free (32
@@ -130,6 +131,15 @@ export class Pace {
 			this.waiting += 1;
 			this.letIn();
 		});
+	}
+
+	/**
+	 * A run's user set Max Requests at Once: the service takes that many at once. An account that
+	 * has not said it is busy since its window last opened starts there rather than growing to it.
+	 */
+	openTo(atOnce: number): void {
+		if (this.limits || this.doubleUntil !== Infinity) return;
+		this.window = Math.min(Math.max(this.window, atOnce), LARGEST_WINDOW);
 	}
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */

@@ -11,7 +11,13 @@ import { runStateOf } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
-import { limitsShown, paceLimitsOf, waitLimitsOf, type WaitLimits } from './limits';
+import {
+	limitsShown,
+	paceLimitsOf,
+	waitLimitsOf,
+	type PaceLimits,
+	type WaitLimits,
+} from './limits';
 import { MOST_AT_ONCE, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 
@@ -37,13 +43,16 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 		context.getExecutionCancelSignal?.() ??
 			run.endOfExecution(context.onExecutionFinish?.bind(context)),
 	);
+	const { cap, ceiling, maxAtOnce } = runLimitsOf(context);
 	const item: InTurns = {
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
-		...runLimitsOf(context),
+		cap,
+		ceiling,
 		cancel,
 		turns: turnSignal(context, cancel),
 	};
+	if (maxAtOnce !== undefined) item.pace.openTo(maxAtOnce);
 	let busy: BusyWaits | undefined;
 	try {
 		for (;;) {
@@ -60,16 +69,20 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-const runLimits = new PerRun<Pick<InTurns, 'cap' | 'ceiling'>>();
+/** The run's cap and its ceiling at the account's pace, and the Max Requests at Once the user set. */
+type RunLimits = Pick<InTurns, 'cap' | 'ceiling'> & Pick<PaceLimits, 'maxAtOnce'>;
 
-/** The run's cap and its ceiling at the account's pace, from the limits read for its first request. */
-function runLimitsOf(context: IExecuteSingleFunctions): Pick<InTurns, 'cap' | 'ceiling'> {
+const runLimits = new PerRun<RunLimits>();
+
+/** The run's limits, read for its first request. */
+function runLimitsOf(context: IExecuteSingleFunctions): RunLimits {
 	return runLimits.of(context.getExecuteData(), () => {
 		const limits = paceLimitsOf(context);
 		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
 		return {
 			cap: capped ? new Pace(limits) : undefined,
 			ceiling: Math.max(MOST_AT_ONCE, limits.maxAtOnce ?? 0),
+			maxAtOnce: limits.maxAtOnce,
 		};
 	});
 }

@@ -63,6 +63,18 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(18);
 	});
 
+	it('starts from a run’s Max Requests at Once to an account that has not said it is busy, not after it has', async () => {
+		const pace = new Pace();
+		pace.openTo(40);
+		const sent: number[] = [];
+		for (let index = 0; index < 100; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		await sleep(5);
+		expect(sent).toHaveLength(40);
+		pace.done(sent[0], 'busy');
+		pace.openTo(40);
+		expect(pace.atOnce).toBe(20);
+	});
+
 	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
 		const pace = new Pace({ maxAtOnce: 1000 });
 		const sent = await Promise.all(
