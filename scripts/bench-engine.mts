@@ -269,6 +269,11 @@ async function liveHeapPeak(method: Method): Promise<number> {
 	return livePeak;
 }
 
+const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const megabytes = (bytes: number) => Math.round(bytes / 1e6);
+
 const HEAP_LIMIT_RESULT = 'heap-limited run: ';
 
 /**
@@ -309,7 +314,7 @@ async function runUnderHeapLimit(
 		heapAtStart: number;
 	};
 	return {
-		cell: `${Math.round((run.elapsed * 1000) / ITEMS).toLocaleString('en')} ms per 1,000; peak ${Math.round(run.heapPeak / 1e6)} MB`,
+		cell: `${perThousand(run.elapsed).toLocaleString('en')} ms per 1,000; peak ${megabytes(run.heapPeak)} MB`,
 		heapAtStart: run.heapAtStart,
 	};
 }
@@ -334,10 +339,6 @@ if (METHOD) {
 	process.exit(0);
 }
 
-const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const megabytes = (bytes: number) => Math.round(bytes / 1e6);
 process.stdout.write(
 	`\n${ITEMS} items, ${REPEAT} rounds, interleaved; ms per 1,000 items through n8n-core in-process\n\n`,
 );

@@ -58,14 +58,14 @@ export class Pace {
 
 	private waiting = 0;
 
-	/** Each waiting run's line; the map's order is the rotation. */
-	private readonly lines = new Map<object, Line>();
-
 	/**
 	 * Every run's line, waiting or not: a run whose line empties between its turns (one capped by
 	 * Max Requests at Once gets them one at a time) still goes in groups at its ceiling.
 	 */
-	private readonly linesOfRuns = new WeakMap<object, Line>();
+	private readonly lines = new WeakMap<object, Line>();
+
+	/** The lines with waiters; the set's order is the rotation. */
+	private readonly rotation = new Set<Line>();
 
 	private window: number;
 
@@ -123,11 +123,11 @@ export class Pace {
 			cancel?.addEventListener('abort', waiter, { once: true });
 			let line = this.lines.get(run);
 			if (!line) {
-				line = this.linesOfRuns.get(run) ?? new Line(ceiling);
-				this.linesOfRuns.set(run, line);
+				line = new Line(ceiling);
 				this.lines.set(run, line);
 			}
 			line.push(waiter);
+			this.rotation.add(line);
 			this.waiting += 1;
 			this.letIn();
 		});
@@ -199,11 +199,11 @@ export class Pace {
 	 * goes to the back of the rotation.
 	 */
 	private nextInRotation(): Waiter | undefined {
-		for (const [run, line] of this.lines) {
+		for (const line of this.rotation) {
 			if (!line.mayGo(this.inFlight)) continue;
-			this.lines.delete(run);
+			this.rotation.delete(line);
 			const waiter = line.next();
-			if (!line.empty) this.lines.set(run, line);
+			if (!line.empty) this.rotation.add(line);
 			if (waiter) return waiter;
 		}
 		return undefined;
