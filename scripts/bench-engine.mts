@@ -79,6 +79,10 @@ const variants: Variant[] = [
 		profiled: true,
 	},
 	{
+		name: 'constant fields, Max Requests at Once 50',
+		parameters: (clientKey) => ({ clientKey, name: 'Contract', options: { maxAtOnce: 50 } }),
+	},
+	{
 		name: '2 mapped fields, Retry On Fail',
 		parameters: () => MAPPED,
 		settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 },

@@ -12,9 +12,10 @@
  *   and never above 256 requests at once, or a run's Max Requests at Once where the user set more.
  *   It does not grow while it is not full: more at once would bring nothing more through. Once a
  *   run has its ceiling under way, its next requests go together when an eighth of it is free (32
- *   of 256): one request let go as each reply ends has n8n's send path and its handling of replies
- *   take turns one request at a time, which cost about a third more processor time per request in
- *   n8n-core's engine than requests sent in groups (BENCHMARKS.md, "What the window costs").
+ *   of 256; a run's cap does the same at its Max Requests at Once): one request let go as each
+ *   reply ends has n8n's send path and its handling of replies take turns one request at a time,
+ *   which cost about a third more processor time per request in n8n-core's engine than requests
+ *   sent in groups (BENCHMARKS.md, "What the window costs").
  * - when the service first says it is busy (429 or 503, or a refused connection): half of those
  *   under way at that moment, halved again at each new burst of refusals, then growing by about
  *   one per round of replies while it keeps up; and a rate: requests are spaced out, starting from
@@ -108,10 +109,15 @@ export class Pace {
 	/**
 	 * Waits for a request's turn: a place in the window, its moment at the current rate, the end
 	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
-	 * request's run is known by; its requests go only while fewer than `ceiling` are under way.
+	 * request's run is known by; its requests go only while fewer than `ceiling` are under way (at
+	 * a run's cap, its Max Requests at Once: so that they go in groups there too).
 	 * Returns the time it may be sent, for `done`.
 	 */
-	turn(run: object, cancel?: AbortSignal, ceiling = Infinity): Promise<number> {
+	turn(
+		run: object,
+		cancel?: AbortSignal,
+		ceiling = this.limits?.maxAtOnce ?? Infinity,
+	): Promise<number> {
 		if (cancel?.aborted) return Promise.reject(new Cancelled(WAITING_FOR_TURN));
 		const now = Date.now();
 		this.lastUsedAt = now;

@@ -63,6 +63,20 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(18);
 	});
 
+	it('at a run’s cap, lets its requests go in groups too: its Max Requests at Once is the ceiling', async () => {
+		const cap = new Pace({ maxAtOnce: 16 });
+		const sent: number[] = [];
+		for (let index = 0; index < 40; index++) void cap.turn(RUN).then((at) => sent.push(at));
+		await sleep(5);
+		expect(sent).toHaveLength(16);
+		cap.done(sent[0], 'other');
+		await sleep(5);
+		expect(sent).toHaveLength(16);
+		cap.done(sent[1], 'other');
+		await sleep(5);
+		expect(sent).toHaveLength(18);
+	});
+
 	it('starts from a run’s Max Requests at Once to an account that has not said it is busy, not after it has', async () => {
 		const pace = new Pace();
 		pace.openTo(40);
