@@ -24,12 +24,15 @@ const NEVER_ENDING = { kind: 'trickle', everyMs: 200 } as const;
 const createClient = { resource: 'client', operation: 'create', customKey: 'crm-1042' };
 
 describe('a reply that never ends', () => {
-	it('ends when the execution is stopped, and the run is canceled', async () => {
+	it.each([
+		['with a Timeout of 60 s', { timeout: 60_000 }],
+		['with no Timeout set', {}],
+	])('ends when the execution is stopped, and the run is canceled (%s)', async (_, requestOptions) => {
 		service().injectFault(NEVER_ENDING);
 		const started = Date.now();
 		const { run } = await runStep(
 			service(),
-			{ ...createClient, requestOptions: { timeout: 60_000 } },
+			{ ...createClient, requestOptions },
 			{ cancelWhen: sleep(1000) },
 		);
 		const ended = Date.now() - started;

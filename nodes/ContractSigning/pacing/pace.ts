@@ -34,6 +34,7 @@
  */
 import { sleep } from 'n8n-workflow';
 import { Cancelled } from '../failure/item-failure';
+import type { StopSignal } from '../run/run-state';
 import type { PaceLimits } from './limits';
 import { Line, type Waiter } from './line';
 
@@ -115,7 +116,7 @@ export class Pace {
 	 */
 	turn(
 		run: object,
-		cancel?: AbortSignal,
+		cancel?: StopSignal,
 		ceiling = this.limits?.maxAtOnce ?? Infinity,
 	): Promise<number> {
 		if (cancel?.aborted) return Promise.reject(new Cancelled(WAITING_FOR_TURN));
@@ -291,7 +292,7 @@ class TurnWaiter implements Waiter {
 		private readonly pace: Pace,
 		private readonly resolve: (sentAt: number) => void,
 		private readonly reject: (error: Error) => void,
-		private readonly cancel: AbortSignal | undefined,
+		private readonly cancel: StopSignal | undefined,
 	) {}
 
 	enter(sentAt: number): void {

@@ -7,7 +7,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
-import { runStateOf } from '../run/run-state';
+import { runStateOf, type StopSignal } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
@@ -31,7 +31,7 @@ interface InTurns {
 	/** The run's requests go only while fewer than this many of the account's are under way. */
 	ceiling: number;
 	/** Aborts when the execution is stopped. */
-	cancel: AbortSignal;
+	cancel: StopSignal;
 	turns: TurnSignal;
 }
 
@@ -39,18 +39,19 @@ interface InTurns {
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, access } = request;
 	const run = runStateOf(context.getExecuteData());
-	const { signal: cancel, release } = run.itemSignal(
+	const cancel = run.stopOf(
 		context.getExecutionCancelSignal?.() ??
 			run.endOfExecution(context.onExecutionFinish?.bind(context)),
 	);
 	const { cap, ceiling, maxAtOnce } = runLimitsOf(context);
+	const turns = turnSignal(context, cancel);
 	const item: InTurns = {
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
 		cap,
 		ceiling,
 		cancel,
-		turns: turnSignal(context, cancel),
+		turns,
 	};
 	if (maxAtOnce !== undefined) item.pace.openTo(maxAtOnce);
 	let busy: BusyWaits | undefined;
@@ -65,7 +66,7 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 			if (givenUp) return givenUp;
 		}
 	} finally {
-		release();
+		turns.timeout?.release();
 	}
 }
 
@@ -119,19 +120,33 @@ function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome 
 }
 
 interface TurnSignal {
-	signal: AbortSignal;
-	/** Settings → Request Options → Timeout as the user set it, which also ends the item's wait for its turns. */
-	timeout?: { ms: number; signal: AbortSignal };
+	signal: StopSignal;
+	/**
+	 * Settings → Request Options → Timeout as the user set it, which also ends the item's wait for
+	 * its turns; `release` lets go of the run's stop once the item is done.
+	 */
+	timeout?: { ms: number; signal: AbortSignal; release: () => void };
 }
 
-/** What ends an item's wait for its turns: a stop, and the Timeout when the user set it. */
-function turnSignal(context: IExecuteSingleFunctions, cancel: AbortSignal): TurnSignal {
+/**
+ * What ends an item's wait for its turns: the run's stop, and the Timeout when the user set it.
+ * Only an item with a Timeout has a signal of its own.
+ */
+function turnSignal(context: IExecuteSingleFunctions, cancel: StopSignal): TurnSignal {
 	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
 	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
+	const stopped = new AbortController();
+	const stop = () => stopped.abort(cancel.reason);
+	if (cancel.aborted) stop();
+	else cancel.addEventListener('abort', stop);
 	const timedOut = AbortSignal.timeout(timeout);
 	return {
-		signal: AbortSignal.any([cancel, timedOut]),
-		timeout: { ms: timeout, signal: timedOut },
+		signal: AbortSignal.any([stopped.signal, timedOut]),
+		timeout: {
+			ms: timeout,
+			signal: timedOut,
+			release: () => cancel.removeEventListener('abort', stop),
+		},
 	};
 }
 

@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 import { Cancelled } from '../failure/item-failure';
+import type { StopSignal } from '../run/run-state';
 
 const FIRST_BACKOFF_MS = 500;
 const LONGEST_BACKOFF_MS = 15_000;
@@ -15,7 +16,7 @@ export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.
 }
 
 /** Waits `ms`, or less when the execution is cancelled: then it rejects with `Cancelled`. */
-export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+export async function pause(ms: number, signal?: StopSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) throw new Cancelled();
 	let onAbort = () => {};
@@ -24,8 +25,7 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		// n8n 1.x's sleep takes no signal; the race ends the wait there too.
-		await Promise.race([sleep(ms, signal).catch(() => cancelled), cancelled]);
+		await Promise.race([sleep(ms), cancelled]);
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 	}

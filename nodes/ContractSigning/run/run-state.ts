@@ -11,7 +11,7 @@ export class RunState {
 
 	private ended?: AbortController;
 
-	private readonly stopping = new Set<AbortController>();
+	private readonly stop = new RunStop();
 
 	private watched?: AbortSignal;
 
@@ -49,24 +49,61 @@ export class RunState {
 	}
 
 	/**
-	 * A signal of one item's own that aborts when `stopped` does, and a function that lets it go.
-	 * The run listens to `stopped` once and passes it on: thousands of items each listening to the
-	 * execution's signal would make Node.js warn of a leak.
+	 * The run's stop: it aborts when `stopped` does, and every wait of every item listens to it.
+	 * One for the run, listening to `stopped` once: thousands of items each listening to the
+	 * execution's signal, or each with an AbortController of its own, would make Node.js warn of a
+	 * leak, or hold about a kilobyte more for every item waiting for its turn.
 	 */
-	itemSignal(stopped: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
-		const item = new AbortController();
-		if (stopped?.aborted) item.abort();
-		if (!stopped || stopped.aborted) return { signal: item.signal, release: () => {} };
-		if (this.watched !== stopped) {
+	stopOf(stopped: AbortSignal | undefined): RunStop {
+		if (stopped && this.watched !== stopped) {
 			this.watched = stopped;
-			const stopAll = () => {
-				for (const controller of this.stopping) controller.abort();
-				this.stopping.clear();
-			};
-			stopped.addEventListener('abort', stopAll, { once: true });
+			const stopAll = () => this.stop.abort(stopped.reason);
+			if (stopped.aborted) stopAll();
+			else stopped.addEventListener('abort', stopAll, { once: true });
 		}
-		this.stopping.add(item);
-		return { signal: item.signal, release: () => this.stopping.delete(item) };
+		return this.stop;
+	}
+}
+
+/** What a wait listens to for the end of the execution: a run's stop, or an `AbortSignal`. */
+export interface StopSignal {
+	readonly aborted: boolean;
+	readonly reason?: unknown;
+	addEventListener(type: 'abort', listener: StopListener, options?: { once?: boolean }): void;
+	removeEventListener(type: 'abort', listener: StopListener): void;
+}
+
+type StopListener = (() => void) | { handleEvent: () => void };
+
+/**
+ * A run's stop, the part of `AbortSignal` the waits use, with any number of listeners: each is
+ * called once, when the run stops, unless it was removed before.
+ */
+export class RunStop implements StopSignal {
+	aborted = false;
+
+	reason?: unknown;
+
+	private readonly listeners = new Set<StopListener>();
+
+	addEventListener(_type: 'abort', listener: StopListener): void {
+		this.listeners.add(listener);
+	}
+
+	removeEventListener(_type: 'abort', listener: StopListener): void {
+		this.listeners.delete(listener);
+	}
+
+	abort(reason?: unknown): void {
+		if (this.aborted) return;
+		this.aborted = true;
+		this.reason = reason;
+		const listeners = [...this.listeners];
+		this.listeners.clear();
+		for (const listener of listeners) {
+			if (typeof listener === 'function') listener();
+			else listener.handleEvent();
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type Access } from '../credential/access';
 import { Cancelled, ItemFailure } from '../failure/item-failure';
+import type { StopSignal } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
 import { describeTransportFailure, networkError } from './transport-failure';
 
@@ -38,7 +39,7 @@ export interface ItemRequest {
  */
 export async function postOnce(
 	request: ItemRequest,
-	cancel: AbortSignal,
+	cancel: StopSignal,
 ): Promise<IDataObject | ItemFailure> {
 	const { requestData, access } = request;
 	const timeoutMs = Number(requestData.options.timeout) || DEFAULT_TIMEOUT_MS;
@@ -66,7 +67,7 @@ export async function postOnce(
  * keep the run going for as long as it trickles. The two are joined by hand, with listeners let
  * go when the request ends.
  */
-function requestEnding(cancel: AbortSignal, timeoutMs: number) {
+function requestEnding(cancel: StopSignal, timeoutMs: number) {
 	const controller = new AbortController();
 	const timeout = AbortSignal.timeout(timeoutMs);
 	const onCancel = () => controller.abort(cancel.reason);
