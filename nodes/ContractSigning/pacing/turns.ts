@@ -7,7 +7,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
-import { runStateOf, type StopSignal } from '../run/run-state';
+import { runStateOf, stopOrTimeout, type StopOrTimeout, type StopSignal } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
@@ -60,7 +60,7 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 			const reply = item.cap ? await sendWithinCap(item, item.cap) : await sendAtPace(item);
 			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
 			// Past the user's Timeout every turn fails at once: waits between them would only add up.
-			if (item.turns.timeout?.signal.aborted) return reply;
+			if (item.turns.timeout?.timedOut()) return reply;
 			busy ??= new BusyWaits(item);
 			const givenUp = await busy.waitOrGiveUp(reply);
 			if (givenUp) return givenUp;
@@ -121,11 +121,8 @@ function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome 
 
 interface TurnSignal {
 	signal: StopSignal;
-	/**
-	 * Settings → Request Options → Timeout as the user set it, which also ends the item's wait for
-	 * its turns; `release` lets go of the run's stop once the item is done.
-	 */
-	timeout?: { ms: number; signal: AbortSignal; release: () => void };
+	/** Settings → Request Options → Timeout as the user set it, which also ends the item's wait for its turns. */
+	timeout?: StopOrTimeout & { ms: number };
 }
 
 /**
@@ -135,19 +132,8 @@ interface TurnSignal {
 function turnSignal(context: IExecuteSingleFunctions, cancel: StopSignal): TurnSignal {
 	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
 	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
-	const stopped = new AbortController();
-	const stop = () => stopped.abort(cancel.reason);
-	if (cancel.aborted) stop();
-	else cancel.addEventListener('abort', stop);
-	const timedOut = AbortSignal.timeout(timeout);
-	return {
-		signal: AbortSignal.any([stopped.signal, timedOut]),
-		timeout: {
-			ms: timeout,
-			signal: timedOut,
-			release: () => cancel.removeEventListener('abort', stop),
-		},
-	};
+	const ending = stopOrTimeout(cancel, timeout);
+	return { signal: ending.signal, timeout: { ...ending, ms: timeout } };
 }
 
 /** The item's turn at a pace, as the time it may be sent; a failure when the Timeout passed first. */
@@ -159,7 +145,7 @@ async function takeTurn(
 	try {
 		return await pace.turn(request.context.getExecuteData(), turns.signal, ceiling);
 	} catch (error) {
-		if (cancel.aborted || !turns.timeout?.signal.aborted) {
+		if (cancel.aborted || !turns.timeout?.timedOut()) {
 			throw new NodeOperationError(request.context.getNode(), (error as Error).message);
 		}
 	}

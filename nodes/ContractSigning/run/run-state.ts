@@ -75,6 +75,36 @@ export interface StopSignal {
 
 type StopListener = (() => void) | { handleEvent: () => void };
 
+/** A signal that aborts when `stop` does or `timeoutMs` has passed, and what ended it. */
+export interface StopOrTimeout {
+	signal: AbortSignal;
+	timedOut: () => boolean;
+	/** Lets go of `stop` and of the timeout, once what the signal ends is over. */
+	release: () => void;
+}
+
+/**
+ * `stop` and a timeout joined by hand, rather than with `AbortSignal.any`: `stop` may be a run's
+ * stop, and its listener is let go as soon as the signal is no longer needed.
+ */
+export function stopOrTimeout(stop: StopSignal, timeoutMs: number): StopOrTimeout {
+	const controller = new AbortController();
+	const timeout = AbortSignal.timeout(timeoutMs);
+	const onStop = () => controller.abort(stop.reason);
+	const onTimeout = () => controller.abort(timeout.reason);
+	if (stop.aborted) onStop();
+	stop.addEventListener('abort', onStop, { once: true });
+	timeout.addEventListener('abort', onTimeout, { once: true });
+	return {
+		signal: controller.signal,
+		timedOut: () => timeout.aborted,
+		release: () => {
+			stop.removeEventListener('abort', onStop);
+			timeout.removeEventListener('abort', onTimeout);
+		},
+	};
+}
+
 /**
  * A run's stop, the part of `AbortSignal` the waits use, with any number of listeners: each is
  * called once, when the run stops, unless it was removed before.

@@ -13,7 +13,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type Access } from '../credential/access';
 import { Cancelled, ItemFailure } from '../failure/item-failure';
-import type { StopSignal } from '../run/run-state';
+import { stopOrTimeout, type StopSignal } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
 import { describeTransportFailure, networkError } from './transport-failure';
 
@@ -43,7 +43,9 @@ export async function postOnce(
 ): Promise<IDataObject | ItemFailure> {
 	const { requestData, access } = request;
 	const timeoutMs = Number(requestData.options.timeout) || DEFAULT_TIMEOUT_MS;
-	const ending = requestEnding(cancel, timeoutMs);
+	// n8n's own timeout only fires while the connection is idle: a reply that trickles in would
+	// keep the run going for as long as it trickles. This one counts all the time the reply takes.
+	const ending = stopOrTimeout(cancel, timeoutMs);
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await postWithCredential(request, ending.signal);
@@ -59,30 +61,6 @@ export async function postOnce(
 		ending.release();
 	}
 	return replyOf(response, request);
-}
-
-/**
- * A signal that ends the request when `cancel` aborts or `timeoutMs` has passed in all: n8n's own
- * timeout only fires when the connection is idle, and a reply that trickles in would otherwise
- * keep the run going for as long as it trickles. The two are joined by hand, with listeners let
- * go when the request ends.
- */
-function requestEnding(cancel: StopSignal, timeoutMs: number) {
-	const controller = new AbortController();
-	const timeout = AbortSignal.timeout(timeoutMs);
-	const onCancel = () => controller.abort(cancel.reason);
-	const onTimeout = () => controller.abort(timeout.reason);
-	if (cancel.aborted) onCancel();
-	cancel.addEventListener('abort', onCancel, { once: true });
-	timeout.addEventListener('abort', onTimeout, { once: true });
-	return {
-		signal: controller.signal,
-		timedOut: () => timeout.aborted,
-		release: () => {
-			cancel.removeEventListener('abort', onCancel);
-			timeout.removeEventListener('abort', onTimeout);
-		},
-	};
 }
 
 /** The POST, with the options n8n prepared, as its own routing request passes them to this helper. */

@@ -47,11 +47,25 @@ describe('Pace', () => {
 		expect(underWay.most).toBe(400);
 	});
 
-	it('at the ceiling, lets the run go again only once an eighth of the ceiling is free, together', async () => {
-		const pace = new Pace({ maxAtOnce: 1000 });
+	it.each([
+		[
+			'at the ceiling, lets the run go again only once an eighth of the ceiling is free, together',
+			() => {
+				const pace = new Pace({ maxAtOnce: 1000 });
+				return { pace, turn: () => pace.turn(RUN, undefined, 16) };
+			},
+		],
+		[
+			'at a run’s cap, lets its requests go in groups too: its Max Requests at Once is the ceiling',
+			() => {
+				const cap = new Pace({ maxAtOnce: 16 });
+				return { pace: cap, turn: () => cap.turn(RUN) };
+			},
+		],
+	])('%s', async (_, paceOf) => {
+		const { pace, turn } = paceOf();
 		const sent: number[] = [];
-		for (let index = 0; index < 40; index++)
-			void pace.turn(RUN, undefined, 16).then((at) => sent.push(at));
+		for (let index = 0; index < 40; index++) void turn().then((at) => sent.push(at));
 		await sleep(5);
 		expect(sent).toHaveLength(16);
 		pace.done(sent[0], 'accepted');
@@ -59,20 +73,6 @@ describe('Pace', () => {
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(sent).toHaveLength(16);
 		pace.done(sent[1], 'accepted');
-		await sleep(5);
-		expect(sent).toHaveLength(18);
-	});
-
-	it('at a run’s cap, lets its requests go in groups too: its Max Requests at Once is the ceiling', async () => {
-		const cap = new Pace({ maxAtOnce: 16 });
-		const sent: number[] = [];
-		for (let index = 0; index < 40; index++) void cap.turn(RUN).then((at) => sent.push(at));
-		await sleep(5);
-		expect(sent).toHaveLength(16);
-		cap.done(sent[0], 'other');
-		await sleep(5);
-		expect(sent).toHaveLength(16);
-		cap.done(sent[1], 'other');
 		await sleep(5);
 		expect(sent).toHaveLength(18);
 	});
