@@ -53,7 +53,7 @@ interface Scenario {
 	contacts: number;
 	latencyMs: number;
 	perSecond?: number;
-	/** Options → Max Requests at Once (Request Rate in this version-1 node), if the run sets it. */
+	/** Options → Max Requests at Once, if the run sets it. */
 	maxAtOnce?: number;
 }
 
@@ -138,7 +138,7 @@ async function main() {
 							crmId: `crm-${index + 1}`,
 						})),
 						parameters: scenario.maxAtOnce
-							? { ...CREATE_CLIENT, requestRate: { maxAtOnce: scenario.maxAtOnce } }
+							? { ...CREATE_CLIENT, options: { maxAtOnce: scenario.maxAtOnce } }
 							: CREATE_CLIENT,
 						onError: 'stopWorkflow',
 					}),

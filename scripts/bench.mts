@@ -185,7 +185,7 @@ const METHODS: Method[] = [
 		name: NODE_CONSTANT_UNBOUNDED,
 		values: 'constant',
 		peer: HTTP_CONSTANT,
-		node: thisNode('constant', {}, NODE_TYPE, { requestRate: { maxAtOnce: 1000 } }),
+		node: thisNode('constant', {}, NODE_TYPE, { options: { maxAtOnce: 1000 } }),
 	},
 	// Remembers each item's result for the retries: what that costs, nothing failing.
 	{

@@ -1,11 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { describeResources } from './description/describe';
-import {
-	optionsField,
-	requestRateField,
-	retryWhenBusyField,
-	simplifyField,
-} from './description/settings';
+import { optionsField, simplifyField } from './description/settings';
 import { operationRouting } from './item/send';
 import { resources } from './resources';
 
@@ -18,8 +13,7 @@ export class ContractSigning implements INodeType {
 			dark: 'file:../../icons/contract-signing.dark.svg',
 		},
 		group: ['output'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
@@ -44,8 +38,6 @@ export class ContractSigning implements INodeType {
 		properties: [
 			...describeResources(resources, operationRouting),
 			simplifyField,
-			retryWhenBusyField,
-			requestRateField,
 			optionsField,
 		],
 	};

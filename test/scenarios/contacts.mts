@@ -27,12 +27,8 @@ export const CREATE_CLIENT = {
 /** Settings → Retry On Fail, 5 tries, 10 ms apart (n8n reads 0 as its default of 1 s). */
 export const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 5, waitBetweenTries: 10 };
 
-/**
- * The node's own waiting off, so that only n8n's Retry On Fail can send an item again: in Options,
- * and in Retry When Busy for the real-n8n workflows that keep the node at version 1. n8n drops the
- * collection a node's version does not show.
- */
-export const NO_WAITING = { options: { maxRetries: 0 }, retryWhenBusy: { maxRetries: 0 } };
+/** The node's own waiting off, so that only n8n's Retry On Fail can send an item again. */
+export const NO_WAITING = { options: { maxRetries: 0 } };
 
 /** The fault answers the first request of each of these contacts (by CRM id) only. */
 export function failFirstRequestOf(service: StandIn, crmIds: string[], fault: Fault): void {

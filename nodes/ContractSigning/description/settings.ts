@@ -1,15 +1,9 @@
 /**
- * The settings every operation shows below its own fields, as data: Simplify, and the limits for
- * a busy service and for the node's own pace. Version 1 of the node shows the limits in two
- * collections of its own, Retry When Busy and Request Rate; later versions gather them in
- * Options, as n8n's own nodes do, under the same parameter names inside. Each version shows and
- * reads only its own, so a saved version-1 workflow keeps its limits. They are read where they
- * act: Simplify in item/output.ts, the limits in pacing/limits.ts.
+ * The settings every operation shows below its own fields, as data: Simplify, and Options with
+ * the limits for a busy service and for the node's own pace. They are read where they act:
+ * Simplify in item/output.ts, the limits in pacing/limits.ts.
  */
 import type { INodeProperties } from 'n8n-workflow';
-
-/** The node's version whose limits sit in collections of their own. */
-export const FIRST_VERSION = 1;
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
@@ -68,43 +62,5 @@ export const optionsField: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
-	displayOptions: { hide: { '@version': [FIRST_VERSION] } },
 	options: [maxAtOnceOption, maxPerSecondOption, maxRetriesOption, maxWaitOption],
-};
-
-/** Version 1's collection for a busy service. */
-export const retryWhenBusyField: INodeProperties = {
-	displayName: 'Retry When Busy',
-	name: 'retryWhenBusy',
-	type: 'collection',
-	placeholder: 'Add Limit',
-	default: {},
-	displayOptions: { show: { '@version': [FIRST_VERSION] } },
-	description:
-		'When the service says it is busy (429 or 503) or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends that item again',
-	options: [
-		{
-			...maxRetriesOption,
-			displayName: 'Max Retries',
-			description: 'How many times at most one item is sent again. 0 turns waiting off.',
-		},
-		{
-			...maxWaitOption,
-			displayName: 'Max Wait (Seconds)',
-			description: 'How long at most the node waits for one item, in all',
-		},
-	],
-};
-
-/** Version 1's collection for the node's own pace. */
-export const requestRateField: INodeProperties = {
-	displayName: 'Request Rate',
-	name: 'requestRate',
-	type: 'collection',
-	placeholder: 'Add Limit',
-	default: {},
-	displayOptions: { show: { '@version': [FIRST_VERSION] } },
-	description:
-		'The node finds the service’s pace by itself, for all executions that use the same account at once: it starts with 10 requests at once and sends more at once while the service keeps up (at most 256), and takes turns and spaces requests out once the service says it is busy. Add a limit to cap this node’s own requests.',
-	options: [maxPerSecondOption, maxAtOnceOption],
 };

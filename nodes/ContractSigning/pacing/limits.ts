@@ -1,17 +1,9 @@
 /**
- * The limits the user set on the node's pace and on its waits for a busy service, read from the
- * item's node as its version shows them (description/settings.ts), and where a message sends the
- * user to change them.
+ * The limits the user set in Options on the node's pace and on its waits for a busy service
+ * (description/settings.ts), and where a message sends the user to change them.
  */
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import {
-	DEFAULT_MAX_RETRIES,
-	DEFAULT_MAX_WAIT_SECONDS,
-	FIRST_VERSION,
-	optionsField,
-	requestRateField,
-	retryWhenBusyField,
-} from '../description/settings';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS, optionsField } from '../description/settings';
 
 /** The caps the user set on the node's own requests, within one execution. */
 export interface PaceLimits {
@@ -25,30 +17,20 @@ export interface WaitLimits {
 	maxWaitMs: number;
 }
 
-/** The limits' collection of the item's node: its own in version 1, Options in later versions. */
-function limitsSet(context: IExecuteSingleFunctions, firstVersionField: INodeProperties): unknown {
-	const field = context.getNode().typeVersion === FIRST_VERSION ? firstVersionField : optionsField;
-	return context.getNodeParameter(field.name, {});
-}
-
-/** Where the item's node shows the limits, in the words a message uses to send the user there. */
-export function limitsShown(context: IExecuteSingleFunctions): { waits: string; rate: string } {
-	return context.getNode().typeVersion === FIRST_VERSION
-		? { waits: 'as far as Retry When Busy allows', rate: 'Request Rate → Max Requests per Second' }
-		: {
-				waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
-				rate: 'Options → Max Requests per Second',
-			};
-}
+/** Where the node shows the limits, in the words a message uses to send the user there. */
+export const LIMITS_SHOWN = {
+	waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
+	rate: 'Options → Max Requests per Second',
+};
 
 /** The waits for a busy service the user allowed the item's node. */
 export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
-	return waitLimits(limitsSet(context, retryWhenBusyField));
+	return waitLimits(context.getNodeParameter(optionsField.name, {}));
 }
 
 /** The cap the user set on the node's own pace. */
 export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
-	return paceLimits(limitsSet(context, requestRateField));
+	return paceLimits(context.getNodeParameter(optionsField.name, {}));
 }
 
 /** The waits a limits' collection allows; anything unreadable keeps its default. */

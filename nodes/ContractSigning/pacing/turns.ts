@@ -12,7 +12,7 @@ import { postOnce, type ItemRequest } from '../wire/request';
 import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
 import {
-	limitsShown,
+	LIMITS_SHOWN,
 	paceLimitsOf,
 	waitLimitsOf,
 	type PaceLimits,
@@ -205,10 +205,9 @@ class BusyWaits {
 			failure.details.retryAfterMs === undefined
 				? ''
 				: ` The service asked to wait ${seconds(nextMs)}.`;
-		const shown = limitsShown(this.item.request.context);
 		const limit = ['429', '503'].includes(String(failure.details.code))
-			? ` If you know the service’s limit, set ${shown.rate} to it; or run the workflow again later.`
+			? ` If you know the service’s limit, set ${LIMITS_SHOWN.rate} to it; or run the workflow again later.`
 			: '';
-		return `${failure.description} ${tried}, ${shown.waits}.${asked}${limit}`;
+		return `${failure.description} ${tried}, ${LIMITS_SHOWN.waits}.${asked}${limit}`;
 	}
 }

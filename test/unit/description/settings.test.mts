@@ -4,13 +4,13 @@ import { ContractSigning } from '../../../nodes/ContractSigning/ContractSigning.
 
 const { description } = new ContractSigning();
 
-/** The settings below an operation's fields, as n8n's editor shows them for a node of this version. */
-function settingsPanel(typeVersion: number): INodeProperties[] {
-	const node = { typeVersion, parameters: {} } as unknown as INode;
+/** The settings below an operation's fields, as n8n's editor shows them. */
+function settingsPanel(): INodeProperties[] {
+	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
 	const values = { resource: 'client', operation: 'create' };
 	return description.properties.filter(
 		(property) =>
-			['simplify', 'retryWhenBusy', 'requestRate', 'options'].includes(property.name) &&
+			['simplify', 'options'].includes(property.name) &&
 			NodeHelpers.displayParameter(values, property, node, description),
 	);
 }
@@ -21,29 +21,13 @@ const labels = (property: INodeProperties) =>
 	);
 
 describe('the settings panel', () => {
-	it('new nodes get the newest version', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+	it('has one version', () => {
+		expect(description.version).toBe(1);
+		expect(description.defaultVersion).toBeUndefined();
 	});
 
-	it('version 1 shows Simplify, Retry When Busy and Request Rate, as it always has', () => {
-		const [simplify, retryWhenBusy, requestRate, ...rest] = settingsPanel(1);
-		expect(rest).toEqual([]);
-		expect(simplify.displayName).toBe('Simplify');
-		expect(retryWhenBusy.displayName).toBe('Retry When Busy');
-		expect(labels(retryWhenBusy)).toEqual([
-			'Max Retries (maxRetries)',
-			'Max Wait (Seconds) (maxWaitSeconds)',
-		]);
-		expect(requestRate.displayName).toBe('Request Rate');
-		expect(labels(requestRate)).toEqual([
-			'Max Requests per Second (maxPerSecond)',
-			'Max Requests at Once (maxAtOnce)',
-		]);
-	});
-
-	it('later versions show Simplify and Options, the limits in alphabetical order', () => {
-		const [simplify, options, ...rest] = settingsPanel(1.1);
+	it('shows Simplify and Options, the limits in alphabetical order', () => {
+		const [simplify, options, ...rest] = settingsPanel();
 		expect(rest).toEqual([]);
 		expect(simplify.displayName).toBe('Simplify');
 		expect(options).toMatchObject({ displayName: 'Options', placeholder: 'Add option' });
