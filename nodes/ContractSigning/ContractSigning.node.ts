@@ -35,10 +35,6 @@ export class ContractSigning implements INodeType {
 				Accept: 'application/json',
 			},
 		},
-		properties: [
-			...describeResources(resources, operationRouting),
-			simplifyField,
-			optionsField,
-		],
+		properties: [...describeResources(resources, operationRouting), simplifyField, optionsField],
 	};
 }

@@ -23,7 +23,7 @@ it('chains Create Client → Create Contract → Get User with expressions on ea
 					operation: 'create',
 					clientKey: '={{ $json.clientKey }}',
 					name: "={{ 'Service agreement for ' + $('Items').item.json.company }}",
-					templateKey: 'tpl_service_agreement',
+					additionalFields: { templateKey: 'tpl_service_agreement' },
 				},
 			},
 			{

@@ -42,7 +42,7 @@ describe('one reply check for every operation', () => {
 
 		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
 		expect(error?.description).toBe(
-			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
+			'The service could not complete the request. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
 		);
 	});
 
@@ -158,7 +158,7 @@ describe('odd replies', () => {
 			resource: 'client',
 			operation: 'create',
 			fullname: 'Ada',
-			simplify: `={{ ${JSON.stringify(text)} }}`,
+			simple: `={{ ${JSON.stringify(text)} }}`,
 		});
 
 		expect(error).toBeUndefined();

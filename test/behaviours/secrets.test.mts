@@ -51,7 +51,7 @@ describe('the API key stays secret', () => {
 	it('in successful runs of every operation', async () => {
 		const { clientKey } = await seedClient(service());
 		for (const parameters of [
-			{ resource: 'client', operation: 'create', fullname: 'Ada', simplify: false },
+			{ resource: 'client', operation: 'create', fullname: 'Ada', simple: false },
 			{ resource: 'user', operation: 'get', clientKey, email: 'ada@example.com' },
 			{ resource: 'contract', operation: 'create', clientKey, name: 'NDA' },
 		]) {
@@ -217,7 +217,7 @@ describe('the key stays secret wherever the service sends it back', () => {
 		});
 		const run = await runStep(
 			service(),
-			{ resource: 'client', operation: 'create', fullname: 'Ada', simplify: false },
+			{ resource: 'client', operation: 'create', fullname: 'Ada', simple: false },
 			{ credentials: pasted },
 		);
 

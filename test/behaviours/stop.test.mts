@@ -27,20 +27,23 @@ describe('a reply that never ends', () => {
 	it.each([
 		['with a Timeout of 60 s', { timeout: 60_000 }],
 		['with no Timeout set', {}],
-	])('ends when the execution is stopped, and the run is canceled (%s)', async (_, requestOptions) => {
-		service().injectFault(NEVER_ENDING);
-		const started = Date.now();
-		const { run } = await runStep(
-			service(),
-			{ ...createClient, requestOptions },
-			{ cancelWhen: sleep(1000) },
-		);
-		const ended = Date.now() - started;
+	])(
+		'ends when the execution is stopped, and the run is canceled (%s)',
+		async (_, requestOptions) => {
+			service().injectFault(NEVER_ENDING);
+			const started = Date.now();
+			const { run } = await runStep(
+				service(),
+				{ ...createClient, requestOptions },
+				{ cancelWhen: sleep(1000) },
+			);
+			const ended = Date.now() - started;
 
-		expect(run.status).toBe('canceled');
-		expect(ended).toBeLessThan(3000);
-		expect((await closedAt())! - started).toBeLessThan(3000);
-	});
+			expect(run.status).toBe('canceled');
+			expect(ended).toBeLessThan(3000);
+			expect((await closedAt())! - started).toBeLessThan(3000);
+		},
+	);
 
 	it('ends after Settings → Request Options → Timeout in all, with the "may exist" hint for a create', async () => {
 		service().injectFault(NEVER_ENDING);

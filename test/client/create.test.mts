@@ -141,7 +141,7 @@ describe('Client → Create', () => {
 		const { items } = await runStep(service(), {
 			...createClient,
 			fullname: 'Ada Lovelace',
-			simplify: false,
+			simple: false,
 		});
 
 		const [stored] = service().clients();
@@ -510,7 +510,7 @@ const badInput: BadInputCase[] = [
 	},
 	{
 		name: 'client: Simplify given the text "maybe"',
-		parameters: client({ fullname: 'Ada', simplify: '={{ "maybe" }}' }),
+		parameters: client({ fullname: 'Ada', simple: '={{ "maybe" }}' }),
 		expect: { refuses: 'Simplify must be true or false, but it is "maybe"' },
 	},
 ];

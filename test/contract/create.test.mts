@@ -18,9 +18,8 @@ describe('Contract → Create', () => {
 		const { error } = await runStep(service(), {
 			...createContract,
 			clientKey,
-			userKey: '',
 			name: 'Service agreement',
-			templateKey: 'tpl_service_agreement',
+			additionalFields: { templateKey: 'tpl_service_agreement', userKey: '' },
 		});
 
 		expect(error).toBeUndefined();
@@ -45,7 +44,7 @@ describe('Contract → Create', () => {
 			...createContract,
 			clientKey,
 			name: 'Service agreement',
-			templateKey: 'tpl_service_agreement',
+			additionalFields: { templateKey: 'tpl_service_agreement' },
 		});
 
 		const [stored] = service().contracts();
@@ -66,8 +65,8 @@ describe('Contract → Create', () => {
 		const { items } = await runStep(service(), {
 			...createContract,
 			clientKey,
-			userKey: otherUserKey,
 			name: 'NDA',
+			additionalFields: { userKey: otherUserKey },
 		});
 
 		expect(service().requests[0].body).toEqual({
@@ -119,7 +118,7 @@ describe('Contract → Create', () => {
 			...createContract,
 			clientKey,
 			name: 'NDA',
-			templateKey: 'tpl_missing',
+			additionalFields: { templateKey: 'tpl_missing' },
 		});
 
 		expect(error?.message).toBe('Template not found: tpl_missing');
@@ -193,12 +192,12 @@ const badInput: BadInputCase[] = [
 	},
 	{
 		name: 'contract: template key from an object',
-		parameters: contract({ templateKey: '={{ { key: "tpl_nda" } }}' }),
+		parameters: contract({ additionalFields: { templateKey: '={{ { key: "tpl_nda" } }}' } }),
 		expect: { refuses: 'Template Key must be text, but it is an object' },
 	},
 	{
 		name: 'contract: whitespace-only template key and user key',
-		parameters: contract({ templateKey: ' ', userKey: '\t' }),
+		parameters: contract({ additionalFields: { templateKey: ' ', userKey: '\t' } }),
 		expect: {
 			sends: (keys) => ({
 				data: { action: 'create', clientKey: keys.clientKey, contract: { name: 'NDA' } },
@@ -207,7 +206,7 @@ const badInput: BadInputCase[] = [
 	},
 	{
 		name: 'contract: user key from a number',
-		parameters: contract({ userKey: '={{ 5 }}' }),
+		parameters: contract({ additionalFields: { userKey: '={{ 5 }}' } }),
 		expect: {
 			sends: (keys) => ({
 				data: {

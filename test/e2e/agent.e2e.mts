@@ -272,8 +272,8 @@ describe('an AI agent with the Contract Signing tools', () => {
 		expect(result.status).toBe('success');
 		// What the model reads to choose a tool: n8n builds it from the operation's action.
 		expect(model.requests[0].tools?.map((tool) => tool.function.description).sort()).toEqual([
-			'Create a client with its users in Contract Signing',
-			'Create a contract for a client in Contract Signing',
+			'Create client in Contract Signing',
+			'Create contract in Contract Signing',
 		]);
 		const [client] = service.clients();
 		const [contract] = service.contracts();

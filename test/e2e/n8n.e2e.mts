@@ -164,16 +164,15 @@ describe('n8n start', () => {
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options ?? []);
 		expect(operations.map((operation) => operation.action)).toEqual([
-			'Create a client with its users',
-			'Create a contract for a client',
-			'Get a user of a client',
+			'Create client',
+			'Create contract',
+			'Get user',
 		]);
 		for (const operation of operations) {
 			expect(operation.description).toMatch(/Returns (clientKey|contractKey|the user record)/);
 		}
 		expect(
-			operations.find((operation) => operation.action === 'Create a contract for a client')
-				?.description,
+			operations.find((operation) => operation.action === 'Create contract')?.description,
 		).toMatch(/Needs clientKey and a contract name/);
 	});
 
@@ -207,7 +206,7 @@ describe('n8n start', () => {
 				return { baseUrl: service.url, apiKey: service.apiKey };
 			},
 			'Error',
-			'The Contract Signing service answered with an error, so the key could not be checked. Try again in a few minutes.',
+			'The Contract Signing service is busy or unavailable, so the key could not be checked. Try again in a few minutes.',
 		],
 		[
 			'a Base URL that redirects elsewhere',

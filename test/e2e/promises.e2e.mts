@@ -157,7 +157,7 @@ beforeAll(async () => {
 					contacts: CONTACTS.slice(0, 1),
 					parameters: {
 						...CREATE_CLIENT,
-						...(scenario === 'echoedSuccess' ? { simplify: false } : {}),
+						...(scenario === 'echoedSuccess' ? { simple: false } : {}),
 					},
 					onError,
 					credentialId: PASTED_CREDENTIAL_ID,

@@ -73,7 +73,7 @@ describe('User → Get', () => {
 			...getUser,
 			clientKey,
 			customKey: 'crm-1',
-			simplify: false,
+			simple: false,
 		});
 
 		expect(items[0]).toMatchObject({

@@ -4,7 +4,7 @@
  * that cannot work is reported before anything is sent, and the mask for what comes back.
  */
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { serviceKey, serviceRoot } from '../../../credentials/service-account';
+import { serviceKey, serviceRoot } from '../../../credentials/ContractSigningApi.credentials';
 import { inputFailure, ItemFailure, NOTHING_SENT } from '../failure/item-failure';
 import { runStateOf } from '../run/run-state';
 import { SecretMask } from './secret';

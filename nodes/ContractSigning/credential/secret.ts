@@ -8,7 +8,7 @@
  * this module all the same, it is masked only where it stands as a whole word, so that a key
  * such as "k" cannot garble the words around it.
  */
-import { SHORTEST_KEY, trimText } from '../../../credentials/service-account';
+import { SHORTEST_KEY, trimText } from '../../../credentials/ContractSigningApi.credentials';
 
 const MASK = '***';
 

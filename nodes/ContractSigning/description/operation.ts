@@ -8,12 +8,22 @@ export interface OperationField {
 	property: INodeProperties;
 	/** Dotted path of its value in the request body, such as `data.client.fullname`; none for a notice or a switch. */
 	path?: string;
+	/** For a collection of optional fields: each one's name and the dotted path of its value in the request body. */
+	paths?: Record<string, string>;
 	/** Shown and read only while another field of the panel has this value: one of two ways to give the same data. */
 	onlyWhen?: { parameter: string; value: string };
 }
 
-/** An operation's field that is sent: it has a path in the request body. */
-export type WireField = OperationField & { path: string };
+/**
+ * A field that is sent: it has a path in the request body. A field inside a collection is read
+ * from the collection, `within`.
+ */
+export interface WireField {
+	property: INodeProperties;
+	path: string;
+	onlyWhen?: OperationField['onlyWhen'];
+	within?: string;
+}
 
 export interface EnvelopeRules {
 	/** Wire paths that must have a value, each with what the user should do. */
@@ -30,7 +40,7 @@ export interface Operation {
 	/** The operation's name in the Operation field, and its value there. */
 	name: string;
 	value: string;
-	/** The action as n8n lists it, such as "Create a client with its users". */
+	/** The action as n8n lists it, such as "Create client": sentence case, with the resource, without articles. */
 	action: string;
 	description: string;
 	/** What the request is: `POST {baseUrl}{path}` with `data.action` set to `action`. */
@@ -62,5 +72,16 @@ export interface Resource {
 
 /** The operation's fields that are sent. */
 export function wireFields(operation: Operation): WireField[] {
-	return operation.fields.filter((field): field is WireField => field.path !== undefined);
+	return operation.fields.flatMap(({ property, path, paths, onlyWhen }): WireField[] => {
+		if (path !== undefined) return [{ property, path, onlyWhen }];
+		const inner = (property.options ?? []) as INodeProperties[];
+		return inner
+			.filter((field) => paths?.[field.name] !== undefined)
+			.map((field) => ({
+				property: field,
+				path: paths![field.name],
+				onlyWhen,
+				within: property.name,
+			}));
+	});
 }

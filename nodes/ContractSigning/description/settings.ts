@@ -7,12 +7,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
-	name: 'simplify',
+	name: 'simple',
 	type: 'boolean',
 	default: true,
-	description:
-		'Whether to return a flat item with the keys the next steps map (such as clientKey, userKey, contractKey) instead of the full reply of the service',
-	hint: 'Off: the full reply of the service, with its code and message',
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+	hint: 'On: a flat item with the keys the next steps map, such as clientKey, userKey and contractKey. Off: the full reply of the service.',
 };
 
 export const DEFAULT_MAX_RETRIES = 5;
@@ -24,7 +23,7 @@ const maxRetriesOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 20 },
 	default: DEFAULT_MAX_RETRIES,
-	description: `When the service says it is busy (429 or 503) or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends the item again, at most this many times. Without this option, ${DEFAULT_MAX_RETRIES} times; 0 turns waiting off.`,
+	description: `When the service says it is busy or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends the item again, at most this many times. Without this option, ${DEFAULT_MAX_RETRIES} times; 0 turns waiting off.`,
 };
 
 const maxWaitOption: INodeProperties = {

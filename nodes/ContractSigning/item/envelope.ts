@@ -3,7 +3,7 @@
  * fields, and the operation's rules checked on it, in the words of the fields' labels.
  */
 import { UserError, type IDataObject } from 'n8n-workflow';
-import { trimText } from '../../../credentials/service-account';
+import { trimText } from '../../../credentials/ContractSigningApi.credentials';
 import {
 	wireFields,
 	type EnvelopeRules,

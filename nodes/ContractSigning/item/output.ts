@@ -12,6 +12,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { accessFor } from '../credential/access';
+import { simplifyField } from '../description/settings';
 import type { Operation, WireField } from '../description/operation';
 import { inputFailure, ItemFailure } from '../failure/item-failure';
 import { errorItemJson, nodeErrorOf } from '../failure/n8n-error';
@@ -81,7 +82,7 @@ function readItem(
 		const normalize = operation.normalize ?? ((fields: IDataObject) => fields);
 		return {
 			envelope: finishEnvelope(normalize(body), rules),
-			simplify: simplifyOf(context.getNodeParameter('simplify', true)),
+			simplify: simplifyOf(context.getNodeParameter(simplifyField.name, true)),
 		};
 	} catch (error) {
 		return inputFailure(error);

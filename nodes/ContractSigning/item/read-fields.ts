@@ -96,11 +96,21 @@ export function readFields(
 	const used = fields.filter(
 		({ onlyWhen }) => !onlyWhen || modeOf(onlyWhen.parameter) === onlyWhen.value,
 	);
+	const own = used.filter(({ within }) => within === undefined);
 	const values = readValues(
 		context,
-		used.map(({ property }) => property),
+		own.map(({ property }) => property),
 	);
 	const body: IDataObject = { data: { action } };
-	used.forEach(({ path }, index) => setPath(body, path, values[index]));
+	own.forEach(({ path }, index) => setPath(body, path, values[index]));
+	const collections = new Map<string, IDataObject>();
+	for (const { property, path, within } of used) {
+		if (within === undefined) continue;
+		if (!collections.has(within)) {
+			collections.set(within, context.getNodeParameter(within, {}) as IDataObject);
+		}
+		const value = collections.get(within)?.[property.name];
+		if (value !== undefined) setPath(body, path, value);
+	}
 	return body;
 }

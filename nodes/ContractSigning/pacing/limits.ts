@@ -3,7 +3,11 @@
  * (description/settings.ts), and where a message sends the user to change them.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS, optionsField } from '../description/settings';
+import {
+	DEFAULT_MAX_RETRIES,
+	DEFAULT_MAX_WAIT_SECONDS,
+	optionsField,
+} from '../description/settings';
 
 /** The caps the user set on the node's own requests, within one execution. */
 export interface PaceLimits {

@@ -27,6 +27,8 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const NOT_COMPLETED = 'The service could not complete the request.';
+
 /** The service's message as it is shown: whole, unless it is longer than anyone reads. */
 const LONGEST_MESSAGE = 2000;
 
@@ -63,7 +65,7 @@ function hintFor(code: string, notFoundHint: string): string {
 	if (code === '429' || code === '503') {
 		return 'The service is busy.';
 	}
-	if (/^5\d\d$/.test(code)) return `The service had a problem. ${TRY_LATER}`;
+	if (/^5\d\d$/.test(code)) return `${NOT_COMPLETED} ${TRY_LATER}`;
 	return 'Check the fields of this node against the message above.';
 }
 
@@ -173,7 +175,7 @@ function checkJson(status: string, body: IDataObject, expected: ExpectedReply): 
 		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
 		description:
 			outcome === 'unknown'
-				? `The service had a problem. ${TRY_LATER}`
+				? `${NOT_COMPLETED} ${TRY_LATER}`
 				: hintFor(errorCode, expected.notFoundHint),
 		httpCode: errorCode,
 		outcome,

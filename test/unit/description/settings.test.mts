@@ -10,7 +10,7 @@ function settingsPanel(): INodeProperties[] {
 	const values = { resource: 'client', operation: 'create' };
 	return description.properties.filter(
 		(property) =>
-			['simplify', 'options'].includes(property.name) &&
+			['simple', 'options'].includes(property.name) &&
 			NodeHelpers.displayParameter(values, property, node, description),
 	);
 }

@@ -38,7 +38,7 @@ describe('checkReply', () => {
 		['429', 'The service is busy.'],
 		[
 			'500',
-			'The service had a problem. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
+			'The service could not complete the request. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
 		],
 		['400', 'Check the fields of this node against the message above.'],
 	])('hints what to do for code %s', (code, description) => {

@@ -180,7 +180,7 @@ export const clientCreate: Operation = {
 	resource: 'client',
 	name: 'Create',
 	value: 'create',
-	action: 'Create a client with its users',
+	action: 'Create client',
 	description:
 		'Create a client from a full name, email, organization, custom key and/or users (at least one). Returns clientKey, and userKey for each user; the first user is the default user.',
 	request: { path: '/v1/client', action: 'create' },

@@ -2,16 +2,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clientKeyField } from '../fields';
 import type { Operation } from '../../description/operation';
 
-const signerKeyField: INodeProperties = {
-	displayName: 'User Key',
-	name: 'userKey',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. {{ $json.defaultUserKey }}',
-	description:
-		'Key of the user the contract is for, as returned by Client → Create. Leave it empty to use the client’s default user (the first user created with the client).',
-};
-
 const contractNameField: INodeProperties = {
 	displayName: 'Contract Name',
 	name: 'name',
@@ -22,15 +12,33 @@ const contractNameField: INodeProperties = {
 	description: 'Name of the contract, as the signers will see it',
 };
 
-const templateKeyField: INodeProperties = {
-	displayName: 'Template Key',
-	name: 'templateKey',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. tpl_service_agreement',
-	description:
-		'Key of the template the contract is created from, as shown in the Contract Signing service',
-	hint: 'The contract starts with the text and signature fields of this template',
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Template Key',
+			name: 'templateKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. tpl_service_agreement',
+			description:
+				'Key of the template the contract is created from, as shown in the Contract Signing service',
+			hint: 'The contract starts with the text and signature fields of this template',
+		},
+		{
+			displayName: 'User Key',
+			name: 'userKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.defaultUserKey }}',
+			description:
+				'Key of the user the contract is for, as returned by Client → Create. Without it, the client’s default user (the first user created with the client).',
+		},
+	],
 };
 
 /** The flat item the next steps map: the new contract's key and what it was created for. */
@@ -59,15 +67,17 @@ export const contractCreate: Operation = {
 	resource: 'contract',
 	name: 'Create',
 	value: 'create',
-	action: 'Create a contract for a client',
+	action: 'Create contract',
 	description:
 		'Create a contract for a client. Needs clientKey and a contract name; templateKey and userKey are optional (default: the client’s default user). Returns contractKey.',
 	request: { path: '/v1/contract', action: 'create' },
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
-		{ property: signerKeyField, path: 'data.userKey' },
 		{ property: contractNameField, path: 'data.contract.name' },
-		{ property: templateKeyField, path: 'data.contract.templateKey' },
+		{
+			property: additionalFields,
+			paths: { templateKey: 'data.contract.templateKey', userKey: 'data.userKey' },
+		},
 	],
 	rules: {
 		required: [

@@ -28,7 +28,7 @@ export const userGet: Operation = {
 	resource: 'user',
 	name: 'Get',
 	value: 'get',
-	action: 'Get a user of a client',
+	action: 'Get user',
 	description:
 		'Find a user of a client. Needs clientKey and at least one of userKey, full name, email or custom key. Returns the user record with userKey.',
 	request: { path: '/v1/user', action: 'read' },

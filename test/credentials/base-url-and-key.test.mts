@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { elsewhere, serviceKey, serviceRoot } from '../../credentials/service-account';
+import {
+	elsewhere,
+	serviceKey,
+	serviceRoot,
+} from '../../credentials/ContractSigningApi.credentials';
 
 describe('serviceRoot', () => {
 	it.each([
