@@ -72,7 +72,7 @@ export const OPERATION_PANELS: OperationPanel[] = [
 		operation: 'Contract → Create',
 		nodeName: 'Create Contract',
 		screenshot: 'contract-create.png',
-		labels: ['Client Key', 'User Key', 'Contract Name', 'Template Key', 'Options'],
+		labels: ['Client Key', 'Contract Name', 'Additional Fields', 'Template Key', 'Options'],
 		texts: [],
 	},
 ];
