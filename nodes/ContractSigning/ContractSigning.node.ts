@@ -3,6 +3,7 @@ import { describeResources } from './description/describe';
 import { optionsField, simplifyField } from './description/settings';
 import { operationRouting } from './item/send';
 import { resources } from './resources';
+import { CREDENTIAL_TYPE } from './run/n8n';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,7 +26,7 @@ export class ContractSigning implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'contractSigningApi',
+				name: CREDENTIAL_TYPE,
 				required: true,
 			},
 		],

@@ -112,33 +112,6 @@ describe('the executions of one account share its pace', () => {
 		expect(createdOnce(service(), 2)).toEqual({ created: 2, twice: 0, missing: 0 });
 	});
 
-	it('Settings → Request Options → Timeout, when set, ends an item’s wait for its turn: it fails then, and nothing is sent for it', async () => {
-		const { first } = await firstRefusedFor(3);
-		const [other] = contacts(2).slice(1);
-		const startedAt = Date.now();
-		const waiting = await runStep(
-			service(),
-			{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
-			{ items: [other] },
-		);
-		const endedAfterMs = Date.now() - startedAt;
-		await first;
-
-		// Past its Timeout the item's every turn would fail at once: no waits between them.
-		expect(endedAfterMs).toBeLessThan(1500);
-
-		expect(waiting.error?.message).toBe(
-			'The item had no turn at the service within the node’s Timeout (0.5 s)',
-		);
-		expect(waiting.error?.description).toMatch(/Nothing was sent to the service/);
-		expect(waiting.error?.description).toMatch(
-			/enter more than 500, such as 1000 \(it counts milliseconds\)/,
-		);
-		expect(
-			service().requests.some((request) => request.rawBody.includes(String(other.crmId))),
-		).toBe(false);
-	});
-
 	it('a one-contact execution that arrives during a bulk run of 300 is served within seconds, not after it', async () => {
 		service().settings.rateLimit = { perSecond: 30 };
 		let endBulk = () => {};

@@ -179,6 +179,8 @@ export interface RunOptions {
 }
 
 /** Runs Items → steps[0] → steps[1] … through WorkflowExecute and returns what n8n recorded. */
+let executions = 0;
+
 export async function runWorkflow(steps: Step[], options: RunOptions): Promise<WorkflowRun> {
 	const { nodeTypes, credentialTypes, nodeType } = await loadPackage();
 	const source: INode = {
@@ -219,7 +221,9 @@ export async function runWorkflow(steps: Step[], options: RunOptions): Promise<W
 		nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+	// Each run its own execution, as in n8n: runs at once are told apart by their execution's id.
+	const executionId = `test-execution-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'test-workflow',
 		name: 'Test workflow',
 		nodes,
@@ -234,7 +238,7 @@ export async function runWorkflow(steps: Step[], options: RunOptions): Promise<W
 	const additionalData = {
 		credentialsHelper: new TestCredentialsHelper(credentialTypes, options.credentials),
 		hooks,
-		executionId: 'test-execution',
+		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',

@@ -19,7 +19,9 @@ export type Fault =
 	| { kind: 'delay'; ms: number }
 	| { kind: 'close' }
 	/** Starts a 200 reply and never ends it: one space (valid leading JSON whitespace) every `everyMs`. */
-	| { kind: 'trickle'; everyMs?: number };
+	| { kind: 'trickle'; everyMs?: number }
+	/** Takes the request and never answers: not a byte, until the caller gives up. */
+	| { kind: 'silent' };
 
 export interface InjectOptions {
 	/** Only requests to this exact path, e.g. '/v1/contract'. */
@@ -160,6 +162,8 @@ export class Faults {
 			}
 			case 'delay':
 				// Handled before the normal reply; nothing to send here.
+				return;
+			case 'silent':
 				return;
 		}
 	}

@@ -6,10 +6,9 @@
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { serviceKey, serviceRoot } from '../../../credentials/ContractSigningApi.credentials';
 import { inputFailure, ItemFailure, NOTHING_SENT } from '../failure/item-failure';
-import { runStateOf } from '../run/run-state';
+import { CREDENTIAL_TYPE } from '../run/n8n';
+import type { RunState } from '../run/run-state';
 import { SecretMask } from './secret';
-
-export const CREDENTIAL_TYPE = 'contractSigningApi';
 
 /** The service account: its Base URL's origin and its key as sent. */
 export interface Account {
@@ -25,10 +24,11 @@ export interface Access {
 }
 
 /** The run's access, made for its first item and shared by the rest; or why the node cannot send. */
-export async function accessFor(context: IExecuteSingleFunctions): Promise<Access | ItemFailure> {
-	return await runStateOf(context.getExecuteData()).accessOnce(
-		async () => await readAccess(context),
-	);
+export async function accessFor(
+	context: IExecuteSingleFunctions,
+	run: RunState,
+): Promise<Access | ItemFailure> {
+	return await run.accessOnce(async () => await readAccess(context));
 }
 
 async function readAccess(context: IExecuteSingleFunctions): Promise<Access | ItemFailure> {

@@ -1,7 +1,7 @@
 /**
  * Why an item failed and what that means for its record: the one failure type every step of the
- * send path returns in place of its result. A stopped execution is not a failure of the item: it
- * throws (`Cancelled`), and n8n ends the run.
+ * send path returns in place of its result. An item whose wait a stopped execution ended has no
+ * output (item/output.ts), and n8n marks the execution as stopped itself.
  */
 import type { JsonObject } from 'n8n-workflow';
 
@@ -19,8 +19,11 @@ export const TRY_LATER =
  */
 export type Outcome = 'refused' | 'busy' | 'unknown';
 
-/** `input`: nothing was sent; the node refused the item's fields, or the credential cannot work. */
-export type FailureKind = 'input' | Outcome;
+/**
+ * `input`: nothing was sent; the node refused the item's fields, or the credential cannot work.
+ * `stopped`: nothing was sent; the execution was stopped while the item waited.
+ */
+export type FailureKind = 'input' | 'stopped' | Outcome;
 
 export interface FailureDetails {
 	/** HTTP status, the service's code, or the network error code. */
@@ -57,10 +60,10 @@ export function inputFailure(error: unknown): ItemFailure {
 	);
 }
 
-/** The execution was stopped while the item waited or was under way. */
-export class Cancelled extends Error {
-	constructor(when = 'while the node waited for the service') {
-		// n8n marks an execution canceled when its error message says so.
-		super(`The execution was canceled ${when}`);
-	}
+/** The execution was stopped while the item waited: what its wait rejects with. */
+export class Stopped extends Error {}
+
+/** The failure of an item whose wait the execution's stop ended. */
+export function stoppedFailure(): ItemFailure {
+	return new ItemFailure('stopped', 'The execution was stopped', NOTHING_SENT);
 }

@@ -18,6 +18,7 @@ import { inputFailure, ItemFailure } from '../failure/item-failure';
 import { errorItemJson, nodeErrorOf } from '../failure/n8n-error';
 import { sendUntilServed } from '../pacing/turns';
 import { finishEnvelope, type LabelledRules } from './envelope';
+import type { RunState } from '../run/run-state';
 import { readFields } from './read-fields';
 import { retryMemoryOf } from './retry-memory';
 
@@ -31,17 +32,21 @@ export interface OperationToSend {
 /** The item's output: the service's record, or its error under "On Error: Continue". */
 export async function itemOutput(
 	context: IExecutePaginationFunctions,
+	run: RunState,
 	send: OperationToSend,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
+	const tryIt = async () => await tryItem(context, run, send, requestData);
 	// Without Retry On Fail straight to the try: a waiting item holds one call and closure fewer.
 	const output =
 		context.getNode().retryOnFail === true
-			? await onceUnderRetries(context, async () => await tryItem(context, send, requestData))
-			: await tryItem(context, send, requestData);
+			? await onceUnderRetries(context, run, tryIt)
+			: await tryIt();
 	const pairedItem = { item: itemIndex };
 	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
+	// After a stop, a failure is no output: n8n then marks the execution as stopped, not failed.
+	if (output.kind === 'stopped' || run.stop.aborted) return [];
 	const error = nodeErrorOf(context.getNode(), output, itemIndex);
 	if (!context.continueOnFail()) throw error;
 	return [{ json: errorItemJson(error, output), pairedItem }];
@@ -53,16 +58,18 @@ export async function itemOutput(
  */
 async function tryItem(
 	context: IExecutePaginationFunctions,
+	run: RunState,
 	send: OperationToSend,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<IDataObject | ItemFailure> {
 	const item = readItem(context, send);
 	if (item instanceof ItemFailure) return item;
-	const access = await accessFor(context);
+	const access = await accessFor(context, run);
 	if (access instanceof ItemFailure) return access;
 	const { envelope, simplify } = item;
 	const reply = await sendUntilServed({
 		context,
+		run,
 		requestData,
 		envelope,
 		access,
@@ -109,9 +116,10 @@ function whatItMeans(
  */
 async function onceUnderRetries(
 	context: IExecutePaginationFunctions,
+	run: RunState,
 	send: () => Promise<IDataObject | ItemFailure>,
 ): Promise<IDataObject | ItemFailure> {
-	const memory = retryMemoryOf<IDataObject | ItemFailure>(context.getExecuteData());
+	const memory = retryMemoryOf<IDataObject | ItemFailure>(run);
 	const { attempt, replayed } = await memory.once(
 		context.getItemIndex(),
 		send,

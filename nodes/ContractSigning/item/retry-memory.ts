@@ -1,14 +1,14 @@
 /**
  * What one run of the node has sent, so that n8n's Retry On Fail never creates a record twice.
  *
- * n8n retries a node by running it again on all of its input items, with the same execute data
- * (n8n-core workflow-execute, the `for (tryIndex …)` loop around `runNode`). Keyed by that object,
- * the memory belongs to one execution, one node and one run index: a loop that runs the node
- * again gets a run of its own, and everything is garbage once n8n drops the execution.
- * Within a run, an item is known by its index alone: its fields may evaluate differently on the
- * next try (a name with `$now` in it), and it is still the same item.
+ * n8n retries a node by running it again on all of its input items (n8n-core workflow-execute,
+ * the `for (tryIndex …)` loop around `runNode`), in the same run (run/run-state.ts): a loop that
+ * runs the node again gets a run of its own. Within a run, an item is known by its index alone:
+ * its fields may evaluate differently on the next try (a name with `$now` in it), and it is still
+ * the same item.
  */
 import { PerRun } from '../run/per-run';
+import type { RunState } from '../run/run-state';
 
 export class RetryMemory<Attempt> {
 	private readonly items = new Map<number, Promise<Attempt>>();
@@ -35,7 +35,7 @@ export class RetryMemory<Attempt> {
 
 const memories = new PerRun<RetryMemory<unknown>>();
 
-/** The memory of the run that `executeData` stands for. */
-export function retryMemoryOf<Attempt>(executeData: object): RetryMemory<Attempt> {
-	return memories.of(executeData, () => new RetryMemory<unknown>()) as RetryMemory<Attempt>;
+/** The memory of the run. */
+export function retryMemoryOf<Attempt>(run: RunState): RetryMemory<Attempt> {
+	return memories.of(run, () => new RetryMemory<unknown>()) as RetryMemory<Attempt>;
 }

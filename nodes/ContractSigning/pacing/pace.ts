@@ -33,7 +33,7 @@
  * those limits, that learns nothing (its cap).
  */
 import { sleep } from 'n8n-workflow';
-import { Cancelled } from '../failure/item-failure';
+import { Stopped } from '../failure/item-failure';
 import type { StopSignal } from '../run/run-state';
 import type { PaceLimits } from './limits';
 import { Line, type Waiter } from './line';
@@ -46,7 +46,6 @@ export const FIRST_WINDOW = 10;
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
 export const MOST_AT_ONCE = 256;
 const LARGEST_WINDOW = 100_000;
-const WAITING_FOR_TURN = 'while the node waited for its turn';
 const SLOWER = 0.8;
 const FASTER_PER_SECOND = 0.03;
 /** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
@@ -116,18 +115,18 @@ export class Pace {
 	 */
 	turn(
 		run: object,
-		cancel?: StopSignal,
+		stop?: StopSignal,
 		ceiling = this.limits?.maxAtOnce ?? Infinity,
 	): Promise<number> {
-		if (cancel?.aborted) return Promise.reject(new Cancelled(WAITING_FOR_TURN));
+		if (stop?.aborted) return Promise.reject(new Stopped());
 		const now = Date.now();
 		this.lastUsedAt = now;
 		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
 			this.forgetSlowdowns();
 		}
 		return new Promise<number>((resolve, reject) => {
-			const waiter = new TurnWaiter(this, resolve, reject, cancel);
-			cancel?.addEventListener('abort', waiter, { once: true });
+			const waiter = new TurnWaiter(this, resolve, reject, stop);
+			stop?.addEventListener('abort', waiter, { once: true });
 			let line = this.lines.get(run);
 			if (!line) {
 				line = new Line(ceiling);
@@ -292,11 +291,11 @@ class TurnWaiter implements Waiter {
 		private readonly pace: Pace,
 		private readonly resolve: (sentAt: number) => void,
 		private readonly reject: (error: Error) => void,
-		private readonly cancel: StopSignal | undefined,
+		private readonly stop: StopSignal | undefined,
 	) {}
 
 	enter(sentAt: number): void {
-		this.cancel?.removeEventListener('abort', this);
+		this.stop?.removeEventListener('abort', this);
 		this.resolve(sentAt);
 	}
 
@@ -304,6 +303,6 @@ class TurnWaiter implements Waiter {
 	handleEvent(): void {
 		this.gone = true;
 		this.pace.left();
-		this.reject(new Cancelled(WAITING_FOR_TURN));
+		this.reject(new Stopped());
 	}
 }

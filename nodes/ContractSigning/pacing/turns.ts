@@ -4,12 +4,11 @@
  * (429, 503, no connection), a wait within the user's limits for a busy service before the next
  * turn. One Retry-After holds back every request to the account.
  */
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
-import { ItemFailure, NOTHING_SENT } from '../failure/item-failure';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { ItemFailure, stoppedFailure } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
-import { runStateOf, stopOrTimeout, type StopOrTimeout, type StopSignal } from '../run/run-state';
+import type { RunState, StopSignal } from '../run/run-state';
 import { postOnce, type ItemRequest } from '../wire/request';
-import { moreTime } from '../wire/transport-failure';
 import { accountPaces } from './account-paces';
 import {
 	LIMITS_SHOWN,
@@ -21,7 +20,7 @@ import {
 import { MOST_AT_ONCE, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 
-/** The item's request on its way: its paces, its stop signal and what ends its wait for turns. */
+/** The item's request on its way: its paces and the stop that ends its waits. */
 interface InTurns {
 	request: ItemRequest;
 	/** The account's pace, shared by every execution that sends with the same account. */
@@ -30,43 +29,29 @@ interface InTurns {
 	cap?: Pace;
 	/** The run's requests go only while fewer than this many of the account's are under way. */
 	ceiling: number;
-	/** Aborts when the execution is stopped. */
-	cancel: StopSignal;
-	turns: TurnSignal;
+	/** Aborts when the execution ends, a stopped one included. */
+	stop: StopSignal;
 }
 
 /** The service's reply body once it acted, or the failure when it did not or may have. */
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
-	const { context, access } = request;
-	const run = runStateOf(context.getExecuteData());
-	const cancel = run.stopOf(
-		context.getExecutionCancelSignal?.() ??
-			run.endOfExecution(context.onExecutionFinish?.bind(context)),
-	);
-	const { cap, ceiling, maxAtOnce } = runLimitsOf(context);
-	const turns = turnSignal(context, cancel);
+	const { context, access, run } = request;
+	const { cap, ceiling, maxAtOnce } = runLimitsOf(context, run);
 	const item: InTurns = {
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
 		cap,
 		ceiling,
-		cancel,
-		turns,
+		stop: run.stop,
 	};
 	if (maxAtOnce !== undefined) item.pace.openTo(maxAtOnce);
 	let busy: BusyWaits | undefined;
-	try {
-		for (;;) {
-			const reply = item.cap ? await sendWithinCap(item, item.cap) : await sendAtPace(item);
-			if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
-			// Past the user's Timeout every turn fails at once: waits between them would only add up.
-			if (item.turns.timeout?.timedOut()) return reply;
-			busy ??= new BusyWaits(item);
-			const givenUp = await busy.waitOrGiveUp(reply);
-			if (givenUp) return givenUp;
-		}
-	} finally {
-		turns.timeout?.release();
+	for (;;) {
+		const reply = item.cap ? await sendWithinCap(item, item.cap) : await sendAtPace(item);
+		if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
+		busy ??= new BusyWaits(item);
+		const givenUp = await busy.waitOrGiveUp(reply);
+		if (givenUp) return givenUp;
 	}
 }
 
@@ -76,8 +61,8 @@ type RunLimits = Pick<InTurns, 'cap' | 'ceiling'> & Pick<PaceLimits, 'maxAtOnce'
 const runLimits = new PerRun<RunLimits>();
 
 /** The run's limits, read for its first request. */
-function runLimitsOf(context: IExecuteSingleFunctions): RunLimits {
-	return runLimits.of(context.getExecuteData(), () => {
+function runLimitsOf(context: IExecuteSingleFunctions, run: RunState): RunLimits {
+	return runLimits.of(run, () => {
 		const limits = paceLimitsOf(context);
 		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
 		return {
@@ -106,7 +91,7 @@ async function sendAtPace(item: InTurns): Promise<IDataObject | ItemFailure> {
 	if (sentAt instanceof ItemFailure) return sentAt;
 	let reply: IDataObject | ItemFailure | undefined;
 	try {
-		reply = await postOnce(item.request, item.cancel);
+		reply = await postOnce(item.request);
 	} finally {
 		pace.done(sentAt, paceOutcome(reply));
 	}
@@ -119,42 +104,14 @@ function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome 
 	return reply.kind === 'busy' ? 'busy' : 'other';
 }
 
-interface TurnSignal {
-	signal: StopSignal;
-	/** Settings → Request Options → Timeout as the user set it, which also ends the item's wait for its turns. */
-	timeout?: StopOrTimeout & { ms: number };
-}
-
-/**
- * What ends an item's wait for its turns: the run's stop, and the Timeout when the user set it.
- * Only an item with a Timeout has a signal of its own.
- */
-function turnSignal(context: IExecuteSingleFunctions, cancel: StopSignal): TurnSignal {
-	const { timeout } = context.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
-	if (typeof timeout !== 'number' || !(timeout > 0)) return { signal: cancel };
-	const ending = stopOrTimeout(cancel, timeout);
-	return { signal: ending.signal, timeout: { ...ending, ms: timeout } };
-}
-
-/** The item's turn at a pace, as the time it may be sent; a failure when the Timeout passed first. */
+/** The item's turn at a pace, as the time it may be sent; the failure when the run stopped first. */
 async function takeTurn(
-	{ request, cancel, turns }: InTurns,
+	{ request, stop }: InTurns,
 	pace: Pace,
 	ceiling?: number,
 ): Promise<number | ItemFailure> {
-	try {
-		return await pace.turn(request.context.getExecuteData(), turns.signal, ceiling);
-	} catch (error) {
-		if (cancel.aborted || !turns.timeout?.timedOut()) {
-			throw new NodeOperationError(request.context.getNode(), (error as Error).message);
-		}
-	}
-	return new ItemFailure(
-		'busy',
-		`The item had no turn at the service within the node’s Timeout (${seconds(turns.timeout.ms)})`,
-		`The service was busy with this account’s other requests, and the item waited for its turn. ${NOTHING_SENT} ${moreTime(String(turns.timeout.ms))} Or run the workflow again later.`,
-		{ code: 'ETIMEDOUT' },
-	);
+	// A turn is refused only when the run stops.
+	return await pace.turn(request.run, stop, ceiling).catch(stoppedFailure);
 }
 
 function seconds(ms: number): string {
@@ -175,7 +132,7 @@ class BusyWaits {
 
 	/** Waits before the item is sent again; the failure to give when the limits are reached. */
 	async waitOrGiveUp(failure: ItemFailure): Promise<ItemFailure | undefined> {
-		const { request, pace, cancel } = this.item;
+		const { request, pace, stop } = this.item;
 		// While other requests to the account get through, the service is pacing them, not stuck.
 		if (pace.lastAcceptedAt > this.refusedAt) {
 			this.retries = 0;
@@ -189,7 +146,8 @@ class BusyWaits {
 			return failure.with(this.stillBusy(failure, nextMs));
 		}
 		if (retryAfterMs !== undefined) pace.holdUntil(Date.now() + nextMs);
-		await pause(nextMs, cancel);
+		const stopped = await pause(nextMs, stop).then(() => undefined, stoppedFailure);
+		if (stopped) return stopped;
 		this.waitedMs += nextMs;
 		this.retries += 1;
 		return undefined;

@@ -1,5 +1,5 @@
 import { sleep } from 'n8n-workflow';
-import { Cancelled } from '../failure/item-failure';
+import { Stopped } from '../failure/item-failure';
 import type { StopSignal } from '../run/run-state';
 
 const FIRST_BACKOFF_MS = 500;
@@ -15,17 +15,17 @@ export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-/** Waits `ms`, or less when the execution is cancelled: then it rejects with `Cancelled`. */
+/** Waits `ms`, or less when the execution is stopped: then it rejects with `Stopped`. */
 export async function pause(ms: number, signal?: StopSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
-	if (signal.aborted) throw new Cancelled();
+	if (signal.aborted) throw new Stopped();
 	let onAbort = () => {};
-	const cancelled = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(new Cancelled());
+	const stopped = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new Stopped());
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		await Promise.race([sleep(ms), cancelled]);
+		await Promise.race([sleep(ms), stopped]);
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 	}

@@ -1,19 +1,27 @@
 /**
  * What one run of the node holds while it sends: its access to the service (the credential, read
- * once), and the signals that end its waits; kept per run (per-run.ts).
+ * once), the stop that ends its waits, and the values other modules keep for it (per-run.ts).
+ * A run is known by n8n's identifiers for it (n8n.ts), so every try of Retry On Fail finds the
+ * same state; the state is let go when the execution ends, or once the run has been idle a minute.
  */
-import { PerRun } from './per-run';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { onExecutionEnd, runKeyOf } from './n8n';
+
+/** A run with no item under way for this long is forgotten; n8n waits at most 5 s between tries. */
+export const FORGET_RUN_AFTER_MS = 60_000;
 
 export class RunState {
+	/** Aborts when the execution ends, a stopped one included; every wait of the run listens to it. */
+	readonly stop = new RunStop();
+
 	private access?: Promise<unknown>;
 
 	private itemsLeft?: number;
 
-	private ended?: AbortController;
+	/** Items under way, and when the last one began or ended. */
+	private underWay = 0;
 
-	private readonly stop = new RunStop();
-
-	private watched?: AbortSignal;
+	lastUsedAt = Date.now();
 
 	/**
 	 * The access for this run, made by `load` only once (so the credential is read and decrypted
@@ -24,8 +32,15 @@ export class RunState {
 		return (await this.access) as Access;
 	}
 
+	itemStarted(): void {
+		this.underWay += 1;
+		this.lastUsedAt = Date.now();
+	}
+
 	/** Counts an item of `itemCount` as done; after the last one the access is let go. */
 	itemDone(itemCount: number): void {
+		this.underWay -= 1;
+		this.lastUsedAt = Date.now();
 		this.itemsLeft ??= itemCount;
 		this.itemsLeft -= 1;
 		if (this.itemsLeft <= 0) {
@@ -34,85 +49,27 @@ export class RunState {
 		}
 	}
 
-	/**
-	 * A signal that aborts when the execution ends, a cancelled one included. n8n-core runs a
-	 * declarative node without the execution's cancel signal, but its finish hook also fires on
-	 * cancellation; n8n versions without that hook give no signal.
-	 */
-	endOfExecution(onFinish?: (handler: () => unknown) => void): AbortSignal | undefined {
-		if (!this.ended && onFinish) {
-			const ended = new AbortController();
-			onFinish(() => ended.abort());
-			this.ended = ended;
-		}
-		return this.ended?.signal;
-	}
-
-	/**
-	 * The run's stop: it aborts when `stopped` does, and every wait of every item listens to it.
-	 * One for the run, listening to `stopped` once: thousands of items each listening to the
-	 * execution's signal, or each with an AbortController of its own, would make Node.js warn of a
-	 * leak, or hold about a kilobyte more for every item waiting for its turn.
-	 */
-	stopOf(stopped: AbortSignal | undefined): RunStop {
-		if (stopped && this.watched !== stopped) {
-			this.watched = stopped;
-			const stopAll = () => this.stop.abort(stopped.reason);
-			if (stopped.aborted) stopAll();
-			else stopped.addEventListener('abort', stopAll, { once: true });
-		}
-		return this.stop;
+	idleSince(now: number): number {
+		return this.underWay > 0 ? 0 : now - this.lastUsedAt;
 	}
 }
 
-/** What a wait listens to for the end of the execution: a run's stop, or an `AbortSignal`. */
+/** What a wait listens to for the end of the execution: a run's stop. */
 export interface StopSignal {
 	readonly aborted: boolean;
-	readonly reason?: unknown;
 	addEventListener(type: 'abort', listener: StopListener, options?: { once?: boolean }): void;
 	removeEventListener(type: 'abort', listener: StopListener): void;
 }
 
 type StopListener = (() => void) | { handleEvent: () => void };
 
-/** A signal that aborts when `stop` does or `timeoutMs` has passed, and what ended it. */
-export interface StopOrTimeout {
-	signal: AbortSignal;
-	timedOut: () => boolean;
-	/** Lets go of `stop` and of the timeout, once what the signal ends is over. */
-	release: () => void;
-}
-
-/**
- * `stop` and a timeout joined by hand, rather than with `AbortSignal.any`: `stop` may be a run's
- * stop, and its listener is let go as soon as the signal is no longer needed.
- */
-export function stopOrTimeout(stop: StopSignal, timeoutMs: number): StopOrTimeout {
-	const controller = new AbortController();
-	const timeout = AbortSignal.timeout(timeoutMs);
-	const onStop = () => controller.abort(stop.reason);
-	const onTimeout = () => controller.abort(timeout.reason);
-	if (stop.aborted) onStop();
-	stop.addEventListener('abort', onStop, { once: true });
-	timeout.addEventListener('abort', onTimeout, { once: true });
-	return {
-		signal: controller.signal,
-		timedOut: () => timeout.aborted,
-		release: () => {
-			stop.removeEventListener('abort', onStop);
-			timeout.removeEventListener('abort', onTimeout);
-		},
-	};
-}
-
 /**
  * A run's stop, the part of `AbortSignal` the waits use, with any number of listeners: each is
- * called once, when the run stops, unless it was removed before.
+ * called once, when the run stops, unless it was removed before. Thousands of waiting items on
+ * one `AbortSignal` would make Node.js warn of a leak.
  */
 export class RunStop implements StopSignal {
 	aborted = false;
-
-	reason?: unknown;
 
 	private readonly listeners = new Set<StopListener>();
 
@@ -124,10 +81,9 @@ export class RunStop implements StopSignal {
 		this.listeners.delete(listener);
 	}
 
-	abort(reason?: unknown): void {
+	abort(): void {
 		if (this.aborted) return;
 		this.aborted = true;
-		this.reason = reason;
 		const listeners = [...this.listeners];
 		this.listeners.clear();
 		for (const listener of listeners) {
@@ -137,9 +93,36 @@ export class RunStop implements StopSignal {
 	}
 }
 
-const states = new PerRun<RunState>();
+const runs = new Map<string, RunState>();
 
-/** The state of the run that `executeData` stands for. */
-export function runStateOf(executeData: object): RunState {
-	return states.of(executeData, () => new RunState());
+let sweptAt = 0;
+
+function forgetIdleRuns(now = Date.now()): void {
+	if (now - sweptAt < 1000) return;
+	sweptAt = now;
+	for (const [key, run] of runs) {
+		if (run.idleSince(now) > FORGET_RUN_AFTER_MS) runs.delete(key);
+	}
+}
+
+/** The state of the run the item belongs to. */
+export function runStateOf(context: IExecuteSingleFunctions): RunState {
+	forgetIdleRuns();
+	const key = runKeyOf(context);
+	let run = runs.get(key);
+	if (!run) {
+		const state = new RunState();
+		runs.set(key, state);
+		onExecutionEnd(context, () => {
+			state.stop.abort();
+			if (runs.get(key) === state) runs.delete(key);
+		});
+		run = state;
+	}
+	return run;
+}
+
+/** How many runs are remembered now. */
+export function runsRemembered(): number {
+	return runs.size;
 }

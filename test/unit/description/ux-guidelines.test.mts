@@ -86,6 +86,14 @@ describe('n8n’s UX guidelines', () => {
 		expect(jargon).toEqual([]);
 	});
 
+	it('the placeholder of every text field but a secret starts with "e.g."', () => {
+		const texts = fields.filter(
+			(field) => (field.type === 'string' || field.type === 'json') && !field.typeOptions?.password,
+		);
+		const without = texts.filter((field) => !field.placeholder?.startsWith('e.g. '));
+		expect(without.map((field) => field.displayName)).toEqual([]);
+	});
+
 	it('actions are in sentence case, name their resource and have no articles', () => {
 		const actions = operations.map(({ action }) => action);
 		expect(actions).toEqual(['Create client', 'Create contract', 'Get user']);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MOST_AT_ONCE, Pace } from '../../../nodes/ContractSigning/pacing/pace';
+import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 const RUN = {};
 
@@ -199,9 +200,7 @@ describe('Pace', () => {
 		const first = await pace.turn(RUN, stop.signal);
 		const waiting = pace.turn(RUN, stop.signal);
 		stop.abort();
-		await expect(waiting).rejects.toThrow(
-			'The execution was canceled while the node waited for its turn',
-		);
+		await expect(waiting).rejects.toBeInstanceOf(Stopped);
 		pace.done(first, 'accepted');
 		expect(await pace.turn(RUN)).toBeGreaterThan(0);
 	});

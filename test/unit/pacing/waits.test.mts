@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pause, pauseBefore } from '../../../nodes/ContractSigning/pacing/waits';
+import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 describe('pauseBefore', () => {
 	it('takes what the service asked for', () => {
@@ -18,11 +19,11 @@ describe('pauseBefore', () => {
 });
 
 describe('pause', () => {
-	it('ends early, rejecting, when the execution is cancelled', async () => {
+	it('ends early, rejecting, when the execution is stopped', async () => {
 		const controller = new AbortController();
 		const started = Date.now();
 		setTimeout(() => controller.abort(), 50);
-		await expect(pause(5000, controller.signal)).rejects.toThrow(/canceled/);
+		await expect(pause(5000, controller.signal)).rejects.toBeInstanceOf(Stopped);
 		expect(Date.now() - started).toBeLessThan(1000);
 	});
 });

@@ -1,37 +1,78 @@
-import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { RunState } from '../../../nodes/ContractSigning/run/run-state';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+	FORGET_RUN_AFTER_MS,
+	RunStop,
+	runStateOf,
+	runsRemembered,
+} from '../../../nodes/ContractSigning/run/run-state';
 
-describe('RunState.stopOf', () => {
-	it('passes the execution’s stop on to every wait of the run through one listener', () => {
-		const memory = new RunState();
-		const execution = new AbortController();
-		const stop = memory.stopOf(execution.signal);
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+/** An item's context as n8n gives it, with the hooks the run state registers. */
+function itemOf(executionId: string, runIndex = 0, node = 'Create Client') {
+	const ends: Array<() => unknown> = [];
+	const context = {
+		getExecutionId: () => executionId,
+		getNode: () => ({ name: node }),
+		getItemIndex: () => 0,
+		getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
+		onExecutionCancellation: () => {},
+		onExecutionFinish: (handler: () => unknown) => ends.push(handler),
+	} as unknown as IExecuteSingleFunctions;
+	return { context, end: () => ends.forEach((handler) => handler()) };
+}
+
+describe('runStateOf', () => {
+	it('is the same for the items and tries of one run, and another for each run or execution', () => {
+		const first = runStateOf(itemOf('exec-a').context);
+		expect(runStateOf(itemOf('exec-a').context)).toBe(first);
+		expect(runStateOf(itemOf('exec-a', 1).context)).not.toBe(first);
+		expect(runStateOf(itemOf('exec-a', 0, 'Create Contract').context)).not.toBe(first);
+		expect(runStateOf(itemOf('exec-b').context)).not.toBe(first);
+	});
+
+	it('stops every wait of the run and forgets it when the execution ends', () => {
+		const { context, end } = itemOf('exec-ended');
+		const run = runStateOf(context);
+		const before = runsRemembered();
+		end();
+		expect(run.stop.aborted).toBe(true);
+		expect(runsRemembered()).toBe(before - 1);
+		expect(runStateOf(context)).not.toBe(run);
+	});
+
+	it('forgets a run idle for a minute, not one with an item under way', () => {
+		vi.useFakeTimers();
+		const idle = runStateOf(itemOf('exec-idle').context);
+		const busy = runStateOf(itemOf('exec-busy').context);
+		busy.itemStarted();
+		vi.advanceTimersByTime(FORGET_RUN_AFTER_MS + 1000);
+		expect(runStateOf(itemOf('exec-busy').context)).toBe(busy);
+		expect(runStateOf(itemOf('exec-idle').context)).not.toBe(idle);
+	});
+});
+
+describe('RunStop', () => {
+	it('calls every wait once, but one removed before', () => {
+		const stop = new RunStop();
 		const calls: number[] = [];
 		const waits = Array.from({ length: 500 }, (_, index) => () => calls.push(index));
-		for (const wait of waits) memory.stopOf(execution.signal).addEventListener('abort', wait);
+		for (const wait of waits) stop.addEventListener('abort', wait);
 		stop.removeEventListener('abort', waits[0]);
-
-		expect(getEventListeners(execution.signal, 'abort')).toHaveLength(1);
-		expect(stop.aborted).toBe(false);
-		execution.abort('stopped');
+		stop.abort();
+		stop.abort();
 		expect(calls).toHaveLength(499);
 		expect(calls).not.toContain(0);
-		expect(memory.stopOf(execution.signal)).toMatchObject({ aborted: true, reason: 'stopped' });
 	});
 
-	it('calls each wait once, and a listener object by its handleEvent', () => {
-		const memory = new RunState();
-		const execution = new AbortController();
+	it('calls a listener object by its handleEvent', () => {
+		const stop = new RunStop();
 		let handled = 0;
-		memory.stopOf(execution.signal).addEventListener('abort', { handleEvent: () => handled++ });
-		execution.abort();
-		memory.stopOf(execution.signal).abort();
+		stop.addEventListener('abort', { handleEvent: () => handled++ });
+		stop.abort();
 		expect(handled).toBe(1);
-	});
-
-	it('never stops a run that has no signal of its execution', () => {
-		const memory = new RunState();
-		expect(memory.stopOf(undefined).aborted).toBe(false);
 	});
 });
