@@ -6,9 +6,9 @@
  *
  * The routing's pagination hook is the send path (item/send.ts), as n8n-nodes-base's Okta wraps
  * its send, but the hook does not send with the `this.makeRoutingRequest` it is given: that reads
- * and decrypts the credential from n8n's database for every request, which cost more than the
- * request itself (BENCHMARKS.md, "The credential read once per run"). It sends with the helper
- * `makeRoutingRequest` calls, and the credential the run read once.
+ * and decrypts the credential from n8n's database for every request (what that costs: BENCHMARKS.md,
+ * "What reading the credential once saves"). It sends with the helper `makeRoutingRequest` calls,
+ * and the credential the run read once.
  */
 import type {
 	ICredentialDataDecryptedObject,
