@@ -1,7 +1,8 @@
 /**
- * The direction of the node's imports, checked by `npm run lint` after n8n's own lint (whose
- * eslint.config.mjs n8n's strict mode keeps as n8n ships it). It reuses that config's parser,
- * plugins and import resolver, without its rules, and adds two of the import-x plugin it brings.
+ * The direction of the node's imports, and the length of its files and functions, checked by
+ * `npm run lint` after n8n's own lint (whose eslint.config.mjs n8n's strict mode keeps as n8n
+ * ships it). It reuses that config's parser, plugins and import resolver, without its rules, and
+ * adds two rules of the import-x plugin it brings and ESLint's own max-lines rules.
  *
  * The node's folders, in the order an item travels, each import only those after it: the node
  * file composes the description and the send path; item/ reads the item and builds its output,
@@ -52,6 +53,9 @@ export default [
 		rules: {
 			'import-x/no-restricted-paths': ['error', { zones }],
 			'import-x/no-cycle': 'error',
+			// A file a reader takes in at once, a function that fits on a screen.
+			'max-lines': ['error', { max: 300 }],
+			'max-lines-per-function': ['error', { max: 50 }],
 		},
 	},
 ];

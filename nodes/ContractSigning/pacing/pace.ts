@@ -1,36 +1,26 @@
 /**
  * How fast the node sends to one service account, for every execution at once.
  *
- * n8n starts every item's request at once (see the top of item/send.ts), and a CRM that changes many
- * contacts starts as many executions at once. A service that limits its rate would refuse most of
- * them, and they would all come back together, wave after wave; a service behind a load balancer
- * or a firewall takes thousands of requests at once for an attack. So each request first waits for
- * its turn here, the way TCP paces a connection:
- * - a window of requests at once: 10 for an account the process has not talked to yet (or a run's
- *   Max Requests at Once, where the user set one), one more for each reply while the window is
- *   full (so it doubles per round of replies, as TCP's slow start),
- *   and never above 256 requests at once, or a run's Max Requests at Once where the user set more.
- *   It does not grow while it is not full: more at once would bring nothing more through. Once a
- *   run has its ceiling under way, its next requests go together when an eighth of it is free (32
- *   of 256; a run's cap does the same at its Max Requests at Once): one request let go as each
- *   reply ends has n8n's send path and its handling of replies take turns one request at a time,
- *   which cost about a third more processor time per request in n8n-core's engine than requests
- *   sent in groups (BENCHMARKS.md, "What the window costs").
- * - when the service first says it is busy (429 or 503, or a refused connection): half of those
- *   under way at that moment, halved again at each new burst of refusals, then growing by about
- *   one per round of replies while it keeps up; and a rate: requests are spaced out, starting from
- *   what the service accepted in the last second, about 3 % faster a second (at least 0.2 requests
- *   per second faster a second) while it keeps up, and a fifth below what it accepted in the last
- *   second at each new burst of refusals;
+ * n8n starts every item's request at once (item/send.ts), and a CRM that changes many contacts
+ * starts as many executions at once: a service that limits its rate would refuse most of them,
+ * wave after wave. So each request first waits for its turn here, the way TCP paces a connection:
+ * - a window of requests at once: 10 for an account new to the process (or a run's Max Requests at
+ *   Once), one more for each reply while the window is full (it doubles per round of replies), at
+ *   most 256, or a run's Max Requests at Once where that is more. Once a run has its ceiling under
+ *   way, its next requests go together when an eighth of it is free: letting one go as each reply
+ *   ends costs n8n more per request (BENCHMARKS.md, "What the window costs when the service keeps up");
+ * - when the service first says it is busy: half of those under way, halved again at each new
+ *   burst of refusals, then growing by about one per round of replies; and a rate, from what the
+ *   service accepted in the last second, rising a little each second while it keeps up and a fifth
+ *   below what it accepted at each new burst of refusals;
  * - a `Retry-After` holds back every request until it has passed.
- * BENCHMARKS.md, "The cold start", has what the first window costs and saves. Once the service has
- * said nothing of being busy for a minute and nothing is waiting, the rate goes and the window
- * doubles again. Turns go round the runs that wait, one each in turn, so a run of one item is not
- * queued behind a run of thousands. Waiting for a turn is not a retry: the item has not been refused.
+ * After a minute without refusals and nothing waiting, the rate goes and the window doubles again.
+ * Turns go round the runs that wait, one each in turn, so a run of one item is not queued behind a
+ * run of thousands. Waiting for a turn is not a retry: the item has not been refused.
  *
- * One pace per account is kept for the whole n8n process (account-paces.ts); a run of the node
- * whose user set Max Requests per Second or Max Requests at Once also gets a pace of its own with
- * those limits, that learns nothing (its cap).
+ * One pace per account is kept for the n8n process (account-paces.ts); a run whose user set Max
+ * Requests per Second or Max Requests at Once also gets a pace of its own with those limits, which
+ * learns nothing (its cap).
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';

@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
 import type { RunState, StopSignal } from '../run/run-state';
+import { isBusyCode } from '../wire/reply';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { accountPaces } from './account-paces';
 import {
@@ -163,7 +164,7 @@ class BusyWaits {
 			failure.details.retryAfterMs === undefined
 				? ''
 				: ` The service asked to wait ${seconds(nextMs)}.`;
-		const limit = ['429', '503'].includes(String(failure.details.code))
+		const limit = isBusyCode(failure.details.code)
 			? ` If you know the service’s limit, set ${LIMITS_SHOWN.rate} to it; or run the workflow again later.`
 			: '';
 		return `${failure.description} ${tried}, ${LIMITS_SHOWN.waits}.${asked}${limit}`;

@@ -49,8 +49,13 @@ function isSuccess(code: string): boolean {
 	return /^2\d\d$/.test(code);
 }
 
+/** The service says it is busy: it did not act, and asks to be asked again later. */
+export function isBusyCode(code: unknown): boolean {
+	return code === '429' || code === '503';
+}
+
 function outcomeOf(code: string): Outcome {
-	if (code === '429' || code === '503') return 'busy';
+	if (isBusyCode(code)) return 'busy';
 	if (/^[34]\d\d$/.test(code)) return 'refused';
 	return 'unknown';
 }
@@ -62,9 +67,7 @@ function hintFor(code: string, notFoundHint: string): string {
 	if (code === '404') return notFoundHint;
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
-	if (code === '429' || code === '503') {
-		return 'The service is busy.';
-	}
+	if (isBusyCode(code)) return 'The service is busy.';
 	if (/^5\d\d$/.test(code)) return `${NOT_COMPLETED} ${TRY_LATER}`;
 	return 'Check the fields of this node against the message above.';
 }

@@ -3,25 +3,10 @@ import { customKeyField, emailField, fullnameField } from '../fields';
 import type { Operation } from '../../description/operation';
 
 const userValues: INodeProperties[] = [
+	fullnameField,
+	emailField,
 	{
-		displayName: 'Full Name',
-		name: 'fullname',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Nathan Smith',
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. nathan@example.com',
-	},
-	{
-		displayName: 'Custom Key',
-		name: 'customKey',
-		type: 'string',
-		default: '',
+		...customKeyField,
 		placeholder: 'e.g. crm-contact-1042',
 		description: 'Your own reference for the user, such as the contact ID in your CRM',
 	},
