@@ -78,7 +78,12 @@ async function main() {
 		for (const operation of OPERATION_PANELS) {
 			await editor.page.setViewportSize(TALLER_PANELS[operation.nodeName] ?? VIEWPORT);
 			const panel = await openNodePanel(editor, operation.nodeName);
-			const missing = await missingFromPanel(panel, operation);
+			// A collection's fields appear a moment after the panel.
+			let missing = await missingFromPanel(panel, operation);
+			for (let waited = 0; missing.length > 0 && waited < 5000; waited += 250) {
+				await editor.page.waitForTimeout(250);
+				missing = await missingFromPanel(panel, operation);
+			}
 			if (missing.length > 0) {
 				throw new Error(`the ${operation.operation} panel lacks: ${missing.join(', ')}`);
 			}
