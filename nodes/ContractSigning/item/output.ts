@@ -17,8 +17,8 @@ import type { Operation, WireField } from '../description/operation';
 import { inputFailure, ItemFailure } from '../failure/item-failure';
 import { errorItemJson, nodeErrorOf } from '../failure/n8n-error';
 import { sendUntilServed } from '../pacing/turns';
-import { finishEnvelope, type LabelledRules } from './envelope';
 import type { RunState } from '../run/run-state';
+import { finishEnvelope, type LabelledRules } from './envelope';
 import { readFields } from './read-fields';
 import { retryMemoryOf } from './retry-memory';
 
@@ -37,16 +37,19 @@ export async function itemOutput(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
-	const tryIt = async () => await tryItem(context, run, send, requestData);
 	// Without Retry On Fail straight to the try: a waiting item holds one call and closure fewer.
 	const output =
 		context.getNode().retryOnFail === true
-			? await onceUnderRetries(context, run, tryIt)
-			: await tryIt();
+			? await onceUnderRetries(
+					context,
+					run,
+					async () => await tryItem(context, run, send, requestData),
+				)
+			: await tryItem(context, run, send, requestData);
 	const pairedItem = { item: itemIndex };
 	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
 	// After a stop, a failure is no output: n8n then marks the execution as stopped, not failed.
-	if (output.kind === 'stopped' || run.stop.aborted) return [];
+	if (run.stop.aborted) return [];
 	const error = nodeErrorOf(context.getNode(), output, itemIndex);
 	if (!context.continueOnFail()) throw error;
 	return [{ json: errorItemJson(error, output), pairedItem }];

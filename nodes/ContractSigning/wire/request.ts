@@ -15,7 +15,7 @@ import { ItemFailure } from '../failure/item-failure';
 import { sendWithCredential } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
-import { describeTransportFailure, networkError } from './transport-failure';
+import { describeTransportFailure, isTimeout, networkError } from './transport-failure';
 
 /** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */
 const LONGEST_KEPT_REPLY = 10_000;
@@ -54,10 +54,8 @@ function requestFailure(error: unknown, { mask }: Access): ItemFailure {
 		mask.text(detail),
 		mask.text((error as { message?: string }).message ?? String(error)),
 	);
-	// n8n names a timeout ECONNABORTED, as a closed connection: the code says which it was.
-	const timedOut = code === 'ECONNABORTED' && /timeout/i.test(detail);
 	return new ItemFailure(failure.outcome, failure.message, failure.description, {
-		code: timedOut ? 'ETIMEDOUT' : code,
+		code: code && isTimeout(code, detail) ? 'ETIMEDOUT' : code,
 	});
 }
 

@@ -22,6 +22,11 @@ interface Rule {
 	failure: (code: string, detail: string, message: string) => TransportFailure;
 }
 
+/** No reply in time: n8n's request helper names it ECONNABORTED, as it does a closed connection. */
+export function isTimeout(code: string, detail: string): boolean {
+	return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail));
+}
+
 /** The first rule that matches describes the failure. */
 const RULES: Rule[] = [
 	{
@@ -49,8 +54,7 @@ const RULES: Rule[] = [
 		}),
 	},
 	{
-		matches: (code, detail) =>
-			code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail)),
+		matches: isTimeout,
 		failure: (_code, detail) => ({
 			message: `The service did not answer in time (${detail})`,
 			description: `${moreTime(/timeout of (\d+)ms/.exec(detail)?.[1])} ${TRY_LATER}`,
