@@ -72,13 +72,14 @@ export async function unpackTarBrotli(archive: string, folder: string): Promise<
 	}
 }
 
-function fontConfig(fontsDir: string, cacheDir: string): string {
+/** Where fontconfig finds the unpacked fonts of the browser in `folder`, and keeps its cache. */
+function fontConfigOf(folder: string): string {
 	return [
 		'<?xml version="1.0"?>',
 		'<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
 		'<fontconfig>',
-		`  <dir>${fontsDir}</dir>`,
-		`  <cachedir>${cacheDir}</cachedir>`,
+		`  <dir>${join(folder, 'fonts', 'fonts')}</dir>`,
+		`  <cachedir>${join(folder, 'fontconfig', 'cache')}</cachedir>`,
 		'</fontconfig>',
 		'',
 	].join('\n');
@@ -101,7 +102,11 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 		version: string;
 	};
 	const folder = join(CACHE_DIR, 'chromium', version);
-	if (isFilled(folder)) return describe(folder);
+	if (isFilled(folder)) {
+		// The fonts' path is absolute: written again, it follows a checkout that has moved.
+		writeFileSync(join(folder, 'fontconfig', 'fonts.conf'), fontConfigOf(folder));
+		return describe(folder);
+	}
 
 	log(`unpacking Chromium from ${PACKAGE_NAME} ${version}…`);
 	const bin = join(source, 'bin');
@@ -111,10 +116,7 @@ export async function ensureChromium(log: (line: string) => void = () => {}): Pr
 		await unpackTarBrotli(join(bin, 'al2023.tar.br'), join(partial, 'al2023'));
 		await unpackTarBrotli(join(bin, 'fonts.tar.br'), join(partial, 'fonts'));
 		mkdirSync(join(partial, 'fontconfig'));
-		writeFileSync(
-			join(partial, 'fontconfig', 'fonts.conf'),
-			fontConfig(join(folder, 'fonts', 'fonts'), join(folder, 'fontconfig', 'cache')),
-		);
+		writeFileSync(join(partial, 'fontconfig', 'fonts.conf'), fontConfigOf(folder));
 		return `${PACKAGE_NAME} ${version}\n`;
 	});
 	return describe(folder);
