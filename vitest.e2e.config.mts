@@ -20,6 +20,7 @@ export default defineConfig({
 				'editor.e2e.mts': 'editor',
 				'walkthrough.e2e.mts': 'walkthrough',
 				'agent.e2e.mts': 'agent',
+				'tour.e2e.mts': 'tour',
 			}),
 		],
 	},

@@ -21,6 +21,8 @@ export interface Chromium {
 	executablePath: string;
 	/** The environment the browser needs: its libraries and its fonts. */
 	env: Record<string, string>;
+	/** The browser's one font family, Open Sans: its regular TrueType file. */
+	fontFile: string;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -92,6 +94,7 @@ function describe(folder: string): Chromium {
 			LD_LIBRARY_PATH: join(folder, 'al2023', 'lib'),
 			FONTCONFIG_PATH: join(folder, 'fontconfig'),
 		},
+		fontFile: join(folder, 'fonts', 'fonts', 'Open_Sans', 'OpenSans-Regular.ttf'),
 	};
 }
 

@@ -11,6 +11,7 @@ import {
 	buildPackage,
 	createN8nHome,
 	importCredential,
+	importCredentials,
 	importWorkflow,
 	OWNER,
 	ownerSession,
@@ -89,6 +90,8 @@ export interface EditorSession {
 	page: Page;
 	/** The stand-in for the Contract Signing service that n8n is pointed at. */
 	service: StandIn;
+	/** The n8n version running, e.g. '2.41.1'. */
+	n8nVersion: string;
 	/** Page errors and console errors seen so far, except the ignored ones above. */
 	problems: string[];
 	/** Closes the browser, stops n8n and the stand-in service, removes the temp folders. */
@@ -105,6 +108,8 @@ export interface StartEditorOptions {
 	 * after installing it. By default n8n starts with the credential and the editor workflow.
 	 */
 	empty?: boolean;
+	/** Credentials of other services to import before n8n starts, such as a chat model's. */
+	otherCredentials?: Parameters<typeof importCredentials>[1];
 }
 
 /**
@@ -144,6 +149,7 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 			await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 			await importWorkflow(home, EDITOR_WORKFLOW_FILE);
 		}
+		if (options.otherCredentials) await importCredentials(home, options.otherCredentials);
 		log('starting n8n…');
 		const n8n = await startN8n(home);
 		cleanups.push(() => n8n.stop());
@@ -180,7 +186,7 @@ export async function startEditor(options: StartEditorOptions = {}): Promise<Edi
 				`signing in as ${OWNER.email} failed: ${signIn.status()} ${await signIn.text()}`,
 			);
 		}
-		return { url: n8n.url, page, service, problems, stop };
+		return { url: n8n.url, page, service, n8nVersion: runtime.version, problems, stop };
 	} catch (error) {
 		await stop().catch(() => {});
 		throw error;
@@ -250,6 +256,14 @@ export async function openCredentialForm(editor: EditorSession, panel: Locator):
 	const form = editor.page.getByTestId('editCredential-modal');
 	await form.getByTestId('credential-connection-parameter').first().waitFor();
 	return form;
+}
+
+/** A field of the credential form, by its label. */
+export function credentialField(form: Locator, label: string): Locator {
+	return form
+		.getByTestId('credential-connection-parameter')
+		.filter({ hasText: label })
+		.getByRole('textbox');
 }
 
 /** Waits for the credential test n8n runs when the form opens; true when it passed. */

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { errorToasts, startEditor, type EditorSession } from './editor.mts';
+import { credentialField, errorToasts, startEditor, type EditorSession } from './editor.mts';
 import {
 	endedRuns,
 	EXAMPLES_DIR,
@@ -270,13 +270,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await chooser.getByRole('button', { name: 'Continue' }).click();
 
 		const form = page.getByTestId('editCredential-modal');
-		const field = (label: string) =>
-			form
-				.getByTestId('credential-connection-parameter')
-				.filter({ hasText: label })
-				.getByRole('textbox');
-		await field('Base URL').fill(editor.service.url);
-		await field('API Key').fill(editor.service.apiKey);
+		await credentialField(form, 'Base URL').fill(editor.service.url);
+		await credentialField(form, 'API Key').fill(editor.service.apiKey);
 		await form.getByRole('button', { name: 'Save' }).click();
 
 		const promised = /shows _([^_]+)_/.exec(FIRST_WORKFLOW)?.[1];
