@@ -15,7 +15,13 @@ export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-/** Waits `ms`, or less when the execution is stopped: then it rejects with `Stopped`. */
+/** The longest single sleep of a pause: a stop leaves its timer behind for at most this long. */
+const LONGEST_SLEEP_MS = 1000;
+
+/**
+ * Waits `ms`, or less when the execution is stopped: then it rejects with `Stopped` at once.
+ * n8n's `sleep` cannot be cancelled, so a long pause is slept a second at a time.
+ */
 export async function pause(ms: number, signal?: StopSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) throw new Stopped();
@@ -24,8 +30,11 @@ export async function pause(ms: number, signal?: StopSignal): Promise<void> {
 		onAbort = () => reject(new Stopped());
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
+	const until = Date.now() + ms;
 	try {
-		await Promise.race([sleep(ms), stopped]);
+		for (let left = ms; left > 0; left = until - Date.now()) {
+			await Promise.race([sleep(Math.min(left, LONGEST_SLEEP_MS)), stopped]);
+		}
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 	}

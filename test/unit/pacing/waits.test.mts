@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pause, pauseBefore } from '../../../nodes/ContractSigning/pacing/waits';
 import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
@@ -25,5 +25,35 @@ describe('pause', () => {
 		setTimeout(() => controller.abort(), 50);
 		await expect(pause(5000, controller.signal)).rejects.toBeInstanceOf(Stopped);
 		expect(Date.now() - started).toBeLessThan(1000);
+	});
+
+	it('leaves no timer behind for more than a second after a stop', async () => {
+		vi.useFakeTimers();
+		try {
+			const controller = new AbortController();
+			const paused = pause(30_000, controller.signal);
+			await vi.advanceTimersByTimeAsync(2_500);
+			controller.abort();
+			await expect(paused).rejects.toBeInstanceOf(Stopped);
+			await vi.advanceTimersByTimeAsync(1_000);
+			expect(vi.getTimerCount()).toBe(0);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it('still waits the whole time when nothing stops it', async () => {
+		vi.useFakeTimers();
+		try {
+			let done = false;
+			const paused = pause(2_500, new AbortController().signal).then(() => (done = true));
+			await vi.advanceTimersByTimeAsync(2_400);
+			expect(done).toBe(false);
+			await vi.advanceTimersByTimeAsync(100);
+			await paused;
+			expect(done).toBe(true);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });
