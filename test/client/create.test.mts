@@ -227,6 +227,18 @@ describe('Client → Create', () => {
 			expect(error?.message).toBe(message);
 			expect(service().requests).toHaveLength(0);
 		});
+
+		it('names the fields an entry of Users takes when an entry is not an object', async () => {
+			const { error } = await runStep(service(), {
+				...createClient,
+				usersInput: 'list',
+				usersList: '={{ ["Ada"] }}',
+			});
+
+			expect(error?.description).toBe(
+				'Give each entry of Users as an object with one or more of fullname, email, customKey.',
+			);
+		});
 	});
 
 	it('shows the service’s own message when it refuses the request', async () => {

@@ -10,6 +10,7 @@ import {
 	type Operation,
 	type WireField,
 } from '../description/operation';
+import { isPlainObject } from '../wire/reply';
 
 /** An operation's rules, with the label the user sees for each wire path. */
 export interface LabelledRules extends EnvelopeRules {
@@ -88,13 +89,9 @@ function dateText(value: unknown): string | undefined {
 	return date.toISOString?.();
 }
 
-/** An object of fields: not a list, a date or any other kind of object. */
-function isPlainObject(value: unknown): value is IDataObject {
-	return (
-		Object.prototype.toString.call(value) === '[object Object]' &&
-		!Array.isArray(value) &&
-		!isDate(value)
-	);
+/** An object of fields: a plain object that is not one of n8n's dates (Luxon's look plain). */
+function isFields(value: unknown): value is IDataObject {
+	return isPlainObject(value) && !isDate(value);
 }
 
 interface Walk {
@@ -113,9 +110,9 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 	const entries: IDataObject[] = [];
 	list.forEach((entry, index) => {
 		const entryLabel = `${listLabel}, entry ${index + 1}`;
-		if (!isPlainObject(entry)) {
+		if (!isFields(entry)) {
 			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
-				description: `Give each entry of ${listLabel} as an object such as { "fullname": "Ada Lovelace", "email": "ada@example.com" }.`,
+				description: `Give each entry of ${listLabel} as an object with one or more of ${entryFields(`${path.replace(/\[\d+\]/g, '[]')}[]`, walk.rules.labels).join(', ')}.`,
 			});
 		}
 		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
@@ -139,8 +136,15 @@ function compactObject(object: IDataObject, path: string, walk: Walk): IDataObje
 	return Object.keys(result).length ? result : undefined;
 }
 
+/** The fields an entry of the list at `listPattern` (such as `data.client.users[]`) may have. */
+function entryFields(listPattern: string, labels: Record<string, string>): string[] {
+	return Object.keys(labels)
+		.filter((path) => path.startsWith(`${listPattern}.`))
+		.map((path) => path.slice(listPattern.length + 1));
+}
+
 function isListPath(pattern: string, labels: Record<string, string>): boolean {
-	return Object.keys(labels).some((known) => known.startsWith(`${pattern}[].`));
+	return entryFields(`${pattern}[]`, labels).length > 0;
 }
 
 function isEmpty(value: unknown): boolean {
@@ -150,11 +154,7 @@ function isEmpty(value: unknown): boolean {
 function unknownField(path: string, pattern: string, walk: Walk): UserError {
 	const key = path.slice(path.lastIndexOf('.') + 1);
 	const list = pattern.slice(0, pattern.lastIndexOf('.'));
-	const known = list.endsWith('[]')
-		? Object.keys(walk.rules.labels)
-				.filter((path) => path.startsWith(`${list}.`))
-				.map((path) => path.slice(list.length + 1))
-		: [];
+	const known = list.endsWith('[]') ? entryFields(list, walk.rules.labels) : [];
 	return new UserError(
 		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
 		{
@@ -181,7 +181,7 @@ function compactAny(value: unknown, path: string, walk: Walk): unknown {
 		return compactList(value, path, walk);
 	}
 	if (!(pattern in labels)) {
-		if (isPlainObject(value)) return compactObject(value, path, walk);
+		if (isFields(value)) return compactObject(value, path, walk);
 		if (isEmpty(value)) return undefined;
 		throw unknownField(path, pattern, walk);
 	}
@@ -198,7 +198,7 @@ function compactAny(value: unknown, path: string, walk: Walk): unknown {
 function valueAt(body: IDataObject, path: string): unknown {
 	return path
 		.split('.')
-		.reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), body);
+		.reduce<unknown>((node, key) => (isFields(node) ? node[key] : undefined), body);
 }
 
 /**
@@ -208,7 +208,7 @@ function valueAt(body: IDataObject, path: string): unknown {
  */
 export function finishEnvelope(body: IDataObject, rules: LabelledRules): IDataObject {
 	const walk: Walk = { rules };
-	const data = isPlainObject(body.data) ? compactObject(body.data, 'data', walk) : undefined;
+	const data = isFields(body.data) ? compactObject(body.data, 'data', walk) : undefined;
 	const envelope: IDataObject = { data: data ?? {} };
 
 	for (const { path, fix } of rules.required ?? []) {

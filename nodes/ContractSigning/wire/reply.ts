@@ -23,8 +23,9 @@ export type ReplyCheck = { ok: true; body: IDataObject } | ReplyFailure;
 
 export type ReplyHeaders = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An object of fields, as JSON has them: not a list, not null, not a date or other class. */
+export function isPlainObject(value: unknown): value is IDataObject {
+	return Object.prototype.toString.call(value) === '[object Object]';
 }
 
 const NOT_COMPLETED = 'The service could not complete the request.';
