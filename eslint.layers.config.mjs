@@ -6,15 +6,15 @@
  *
  * The node's folders, in the order an item travels, each import only those after it: the node
  * file composes the description and the send path; item/ reads the item and builds its output,
- * pacing/ sends it in its turns, wire/ makes one request and reads its reply, credential/ gives
- * what to send with, run/ holds the run's state, failure/ is the vocabulary they all speak, and
+ * pacing/ sends it in its turns, wire/ makes one request and reads its reply, account/ gives
+ * what to send with (the service account's credential), run/ holds the run's state, failure/ is the vocabulary they all speak, and
  * description/ (the panel as data, which resources/ fills in) imports none of them. The
  * credential in credentials/ imports nothing of the node.
  */
 import { config } from '@n8n/node-cli/eslint';
 
 const NODE = './nodes/ContractSigning';
-const LAYERS = ['item', 'pacing', 'wire', 'credential', 'run', 'failure', 'description'];
+const LAYERS = ['item', 'pacing', 'wire', 'account', 'run', 'failure', 'description'];
 const NODE_FILE = `${NODE}/ContractSigning.node.ts`;
 
 const zones = [

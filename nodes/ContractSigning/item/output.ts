@@ -11,7 +11,7 @@ import {
 	type IExecuteSingleFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { accessFor } from '../credential/access';
+import { accessFor } from '../account/access';
 import { simplifyField } from '../description/settings';
 import type { Operation, WireField } from '../description/operation';
 import { inputFailure, ItemFailure } from '../failure/item-failure';

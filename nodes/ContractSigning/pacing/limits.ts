@@ -53,9 +53,9 @@ export function paceLimits(value: unknown): PaceLimits {
 	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
 	const positive = (entry: unknown) =>
 		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
-	const atOnce = positive(set.maxAtOnce);
+	const maxAtOnce = positive(set.maxAtOnce);
 	return {
 		maxPerSecond: positive(set.maxPerSecond),
-		maxAtOnce: atOnce === undefined ? undefined : Math.max(1, Math.floor(atOnce)),
+		maxAtOnce: maxAtOnce === undefined ? undefined : Math.max(1, Math.floor(maxAtOnce)),
 	};
 }

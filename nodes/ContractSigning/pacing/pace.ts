@@ -5,10 +5,11 @@
  * starts as many executions at once: a service that limits its rate would refuse most of them,
  * wave after wave. So each request first waits for its turn here, the way TCP paces a connection:
  * - a window of requests at once: 10 for an account new to the process (or a run's Max Requests at
- *   Once), one more for each reply while the window is full (it doubles per round of replies), at
- *   most 256, or a run's Max Requests at Once where that is more. Once a run has its ceiling under
- *   way, its next requests go together when an eighth of it is free: letting one go as each reply
- *   ends costs n8n more per request (BENCHMARKS.md, "What the window costs when the service keeps up");
+ *   Once), one more for each reply while the window is full (it doubles per round of replies);
+ * - a ceiling per run: its requests join at most 256 of the account's under way, or its Max
+ *   Requests at Once where that is more. Once a run has its ceiling under way, its next requests go
+ *   together when an eighth of it is free: letting one go as each reply ends costs n8n more per
+ *   request (BENCHMARKS.md, "What the window costs when the service keeps up");
  * - when the service first says it is busy: half of those under way, halved again at each new
  *   burst of refusals, then growing by about one per round of replies; and a rate, from what the
  *   service accepted in the last second, rising a little each second while it keeps up and a fifth
@@ -34,7 +35,7 @@ export type PaceOutcome = 'accepted' | 'busy' | 'other';
 /** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
 export const FIRST_WINDOW = 10;
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
-export const MOST_AT_ONCE = 256;
+export const ACCOUNT_CEILING = 256;
 const LARGEST_WINDOW = 100_000;
 const SLOWER = 0.8;
 const FASTER_PER_SECOND = 0.03;
@@ -58,7 +59,7 @@ export class Pace {
 	/** The lines with waiters; the set's order is the rotation. */
 	private readonly rotation = new Set<Line>();
 
-	private window: number;
+	private windowSize: number;
 
 	/** The window doubles per round of replies up to here, then grows by one per round. */
 	private doubleUntil = Infinity;
@@ -92,7 +93,7 @@ export class Pace {
 	 * cap, which keeps to them and learns nothing.
 	 */
 	constructor(private readonly limits?: PaceLimits) {
-		this.window = limits ? (limits.maxAtOnce ?? LARGEST_WINDOW) : FIRST_WINDOW;
+		this.windowSize = limits ? (limits.maxAtOnce ?? LARGEST_WINDOW) : FIRST_WINDOW;
 		this.rate = limits?.maxPerSecond;
 	}
 
@@ -133,9 +134,9 @@ export class Pace {
 	 * A run's user set Max Requests at Once: the service takes that many at once. An account that
 	 * has not said it is busy since its window last opened starts there rather than growing to it.
 	 */
-	openTo(atOnce: number): void {
+	openTo(maxAtOnce: number): void {
 		if (this.limits || this.doubleUntil !== Infinity) return;
-		this.window = Math.min(Math.max(this.window, atOnce), LARGEST_WINDOW);
+		this.windowSize = Math.min(Math.max(this.windowSize, maxAtOnce), LARGEST_WINDOW);
 	}
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
@@ -146,7 +147,7 @@ export class Pace {
 	/** A request that had its turn has ended: the pace learns from how. */
 	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.atOnce);
+		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.window);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
 		this.letIn();
@@ -157,9 +158,9 @@ export class Pace {
 		this.notBefore = Math.max(this.notBefore, time);
 	}
 
-	/** How many requests may be under way at once now. */
-	get atOnce(): number {
-		return Math.max(1, Math.floor(this.window));
+	/** The window: how many requests may be under way at once now. */
+	get window(): number {
+		return Math.max(1, Math.floor(this.windowSize));
 	}
 
 	/** Requests per second now, if the pace has one. */
@@ -174,7 +175,7 @@ export class Pace {
 
 	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
 	private letIn(): void {
-		while (this.waiting > 0 && this.inFlight < this.atOnce) {
+		while (this.waiting > 0 && this.inFlight < this.window) {
 			const now = Date.now();
 			const at = Math.max(this.notBefore, this.nextSendAt);
 			if (at > now) {
@@ -217,7 +218,7 @@ export class Pace {
 	/** A minute without refusals: the rate goes, and the window doubles again from where it is. */
 	private forgetSlowdowns(): void {
 		if (this.limits) return;
-		this.window = Math.max(this.window, FIRST_WINDOW);
+		this.windowSize = Math.max(this.windowSize, FIRST_WINDOW);
 		this.doubleUntil = Infinity;
 		this.rate = undefined;
 	}
@@ -229,8 +230,8 @@ export class Pace {
 		const lastSecond = this.acceptedInLastSecond(now);
 		if (this.limits) return;
 		if (full) {
-			this.window += this.window < this.doubleUntil ? 1 : 1 / this.window;
-			this.window = Math.min(this.window, LARGEST_WINDOW);
+			this.windowSize += this.windowSize < this.doubleUntil ? 1 : 1 / this.windowSize;
+			this.windowSize = Math.min(this.windowSize, LARGEST_WINDOW);
 		}
 		if (this.rate !== undefined) {
 			const gain = Math.max(FASTER_PER_SECOND * this.rate, LEAST_GAIN_PER_SECOND);
@@ -247,8 +248,8 @@ export class Pace {
 		if (sentAt < this.lastSlowdownAt) return;
 		this.lastSlowdownAt = now;
 		if (this.limits) return;
-		this.doubleUntil = Math.max(1, Math.min(this.window, this.inFlight) / 2);
-		this.window = this.doubleUntil;
+		this.doubleUntil = Math.max(1, Math.min(this.windowSize, this.inFlight) / 2);
+		this.windowSize = this.doubleUntil;
 		// What the service accepted is what it allows; the rate never rises at a refusal.
 		const accepted = this.acceptedInLastSecond(now);
 		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);

@@ -18,7 +18,7 @@ import {
 	type PaceLimits,
 	type WaitLimits,
 } from './limits';
-import { MOST_AT_ONCE, Pace, type PaceOutcome } from './pace';
+import { ACCOUNT_CEILING, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 
 /** The item's request on its way: its paces and the stop that ends its waits. */
@@ -68,7 +68,7 @@ function runLimitsOf(context: IExecuteSingleFunctions, run: RunState): RunLimits
 		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
 		return {
 			cap: capped ? new Pace(limits) : undefined,
-			ceiling: Math.max(MOST_AT_ONCE, limits.maxAtOnce ?? 0),
+			ceiling: Math.max(ACCOUNT_CEILING, limits.maxAtOnce ?? 0),
 			maxAtOnce: limits.maxAtOnce,
 		};
 	});

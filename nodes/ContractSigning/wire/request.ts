@@ -10,7 +10,7 @@ import type {
 	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
-import type { Access } from '../credential/access';
+import type { Access } from '../account/access';
 import { ItemFailure } from '../failure/item-failure';
 import { sendWithCredential } from '../run/n8n';
 import type { RunState } from '../run/run-state';

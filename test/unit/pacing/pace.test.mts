@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MOST_AT_ONCE, Pace } from '../../../nodes/ContractSigning/pacing/pace';
+import { ACCOUNT_CEILING, Pace } from '../../../nodes/ContractSigning/pacing/pace';
 import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 const RUN = {};
@@ -15,7 +15,7 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(10);
 		for (const sentAt of sent.splice(0)) pace.done(sentAt, 'accepted');
 		await new Promise((resolve) => setTimeout(resolve, 10));
-		expect(pace.atOnce).toBe(20);
+		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
 		expect(pace.perSecond).toBeUndefined();
 	});
@@ -26,7 +26,7 @@ describe('Pace', () => {
 			const sentAt = await Promise.all([pace.turn(RUN), pace.turn(RUN)]);
 			for (const at of sentAt) pace.done(at, 'accepted');
 		}
-		expect(pace.atOnce).toBe(10);
+		expect(pace.window).toBe(10);
 	});
 
 	it('never has more under way than the ceiling of the run, 256 unless the run asks for more', async () => {
@@ -40,8 +40,8 @@ describe('Pace', () => {
 			underWay.count -= 1;
 			pace.done(sentAt, 'accepted');
 		};
-		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, MOST_AT_ONCE)));
-		expect(underWay.most).toBe(MOST_AT_ONCE);
+		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, ACCOUNT_CEILING)));
+		expect(underWay.most).toBe(ACCOUNT_CEILING);
 		underWay.most = 0;
 		const raised = {};
 		await Promise.all(Array.from({ length: 3000 }, async () => await send(raised, 400)));
@@ -87,7 +87,7 @@ describe('Pace', () => {
 		expect(sent).toHaveLength(40);
 		pace.done(sent[0], 'busy');
 		pace.openTo(40);
-		expect(pace.atOnce).toBe(20);
+		expect(pace.window).toBe(20);
 	});
 
 	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
@@ -112,7 +112,7 @@ describe('Pace', () => {
 		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
 		pace.done(started[0], 'busy');
 		// 9 still under way: the window is half of the 10 there were, so nothing more goes now.
-		expect(pace.atOnce).toBe(5);
+		expect(pace.window).toBe(5);
 		let entered = 0;
 		for (let index = 0; index < 3; index++) void pace.turn(RUN).then(() => (entered += 1));
 		await new Promise((resolve) => setTimeout(resolve, 20));
@@ -131,14 +131,14 @@ describe('Pace', () => {
 		await sleep(5);
 		pace.done(sent.shift()!, 'busy');
 		// 9 under way: the window is 5, and the rate 80 % of the 10 there were, 8 per second.
-		expect(pace.atOnce).toBe(5);
+		expect(pace.window).toBe(5);
 		for (let index = 0; index < 5; index++) pace.done(sent.shift()!, 'accepted');
-		expect(pace.atOnce).toBe(5);
+		expect(pace.window).toBe(5);
 		// The 4 under way leave a place; a waiting turn takes it at the rate's next moment.
 		await sleep(150);
 		expect(sent).toHaveLength(5);
 		pace.done(sent.shift()!, 'accepted');
-		expect(pace.atOnce).toBe(6);
+		expect(pace.window).toBe(6);
 	});
 
 	it('learns a rate from what the service accepted in the last second, and slows once per burst', () => {
@@ -183,7 +183,7 @@ describe('Pace', () => {
 		const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
 		const now = Date.now();
 		for (let index = 0; index < 50; index++) pace.done(now, 'accepted', now + index);
-		expect(pace.atOnce).toBe(3);
+		expect(pace.window).toBe(3);
 		expect(pace.perSecond).toBe(5);
 	});
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SecretMask } from '../../../nodes/ContractSigning/credential/secret';
+import { SecretMask } from '../../../nodes/ContractSigning/account/secret';
 
 const KEY = 'sk_live_7QmZ9xV2';
 
