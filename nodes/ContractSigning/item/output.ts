@@ -33,7 +33,7 @@ export interface OperationToSend {
 export async function itemOutput(
 	context: IExecutePaginationFunctions,
 	run: RunState,
-	send: OperationToSend,
+	toSend: OperationToSend,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
@@ -43,9 +43,9 @@ export async function itemOutput(
 			? await onceUnderRetries(
 					context,
 					run,
-					async () => await tryItem(context, run, send, requestData),
+					async () => await tryItem(context, run, toSend, requestData),
 				)
-			: await tryItem(context, run, send, requestData);
+			: await tryItem(context, run, toSend, requestData);
 	const pairedItem = { item: itemIndex };
 	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
 	// After a stop, a failure is no output: n8n then marks the execution as stopped, not failed.
@@ -62,10 +62,10 @@ export async function itemOutput(
 async function tryItem(
 	context: IExecutePaginationFunctions,
 	run: RunState,
-	send: OperationToSend,
+	toSend: OperationToSend,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<IDataObject | ItemFailure> {
-	const item = readItem(context, send);
+	const item = readItem(context, toSend);
 	if (item instanceof ItemFailure) return item;
 	const access = await accessFor(context, run);
 	if (access instanceof ItemFailure) return access;
@@ -76,10 +76,10 @@ async function tryItem(
 		requestData,
 		envelope,
 		access,
-		expected: send.operation,
+		expected: toSend.operation,
 	});
-	if (reply instanceof ItemFailure) return whatItMeans(reply, send.operation, envelope);
-	return simplify ? send.operation.simplify(reply, envelope) : reply;
+	if (reply instanceof ItemFailure) return withMayExistHint(reply, toSend.operation, envelope);
+	return simplify ? toSend.operation.simplify(reply, envelope) : reply;
 }
 
 /** The item's envelope and output setting, or why the node cannot send it. */
@@ -103,7 +103,7 @@ function readItem(
  * A failure whose outcome is unknown, of an operation that creates: the record may exist. It
  * says where to look, and is final: the item is not sent again in this run.
  */
-function whatItMeans(
+function withMayExistHint(
 	failure: ItemFailure,
 	operation: Operation,
 	envelope: IDataObject,
@@ -113,19 +113,19 @@ function whatItMeans(
 }
 
 /**
- * Under Retry On Fail: what `send` gave the item, or what it gave on an earlier try where sending
+ * Under Retry On Fail: what `tryOnce` gave the item, or what it gave on an earlier try where sending
  * it again could create its record twice: its output, or a final failure. The item is known by
  * its index, whatever its fields give on this try.
  */
 async function onceUnderRetries(
 	context: IExecutePaginationFunctions,
 	run: RunState,
-	send: () => Promise<IDataObject | ItemFailure>,
+	tryOnce: () => Promise<IDataObject | ItemFailure>,
 ): Promise<IDataObject | ItemFailure> {
 	const memory = retryMemoryOf<IDataObject | ItemFailure>(run);
 	const { attempt, replayed } = await memory.once(
 		context.getItemIndex(),
-		send,
+		tryOnce,
 		(earlier) => !(earlier instanceof ItemFailure) || earlier.details.final === true,
 	);
 	return replayed && !(attempt instanceof ItemFailure) ? deepCopy(attempt) : attempt;

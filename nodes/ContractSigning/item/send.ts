@@ -28,7 +28,7 @@ import { itemOutput, type OperationToSend } from './output';
  * followed: the API key goes to the Base URL's origin only.
  */
 export function operationRouting(operation: Operation): INodePropertyRouting {
-	const send: OperationToSend = {
+	const toSend: OperationToSend = {
 		operation,
 		fields: wireFields(operation),
 		rules: labelledRulesOf(operation),
@@ -46,7 +46,7 @@ export function operationRouting(operation: Operation): INodePropertyRouting {
 				const run = runStateOf(this);
 				run.itemStarted();
 				try {
-					return await itemOutput(this, run, send, requestData);
+					return await itemOutput(this, run, toSend, requestData);
 				} finally {
 					run.itemDone(itemCount(this));
 				}

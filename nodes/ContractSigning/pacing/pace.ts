@@ -102,9 +102,9 @@ export class Pace {
 	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
 	 * request's run is known by; its requests go only while fewer than `ceiling` are under way (at
 	 * a run's cap, its Max Requests at Once: so that they go in groups there too).
-	 * Returns the time it may be sent, for `done`.
+	 * Returns the time it may be sent, for `requestEnded`.
 	 */
-	turn(
+	waitForTurn(
 		run: object,
 		stop?: StopSignal,
 		ceiling = this.limits?.maxAtOnce ?? Infinity,
@@ -140,12 +140,12 @@ export class Pace {
 	}
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
-	left(): void {
+	stoppedWaiting(): void {
 		this.waiting -= 1;
 	}
 
 	/** A request that had its turn has ended: the pace learns from how. */
-	done(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
+	requestEnded(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
 		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.window);
 		if (outcome === 'busy') this.refused(sentAt, now);
@@ -293,7 +293,7 @@ class TurnWaiter implements Waiter {
 	/** The wait's signal aborted. */
 	handleEvent(): void {
 		this.gone = true;
-		this.pace.left();
+		this.pace.stoppedWaiting();
 		this.reject(new Stopped());
 	}
 }

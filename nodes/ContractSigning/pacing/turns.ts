@@ -81,7 +81,7 @@ async function sendWithinCap(item: InTurns, cap: Pace): Promise<IDataObject | It
 	try {
 		return await sendAtPace(item);
 	} finally {
-		cap.done(cappedAt, 'other');
+		cap.requestEnded(cappedAt, 'other');
 	}
 }
 
@@ -94,7 +94,7 @@ async function sendAtPace(item: InTurns): Promise<IDataObject | ItemFailure> {
 	try {
 		reply = await postOnce(item.request);
 	} finally {
-		pace.done(sentAt, paceOutcome(reply));
+		pace.requestEnded(sentAt, paceOutcome(reply));
 	}
 	return reply;
 }
@@ -112,7 +112,7 @@ async function takeTurn(
 	ceiling?: number,
 ): Promise<number | ItemFailure> {
 	// A turn is refused only when the run stops.
-	return await pace.turn(request.run, stop, ceiling).catch(stoppedFailure);
+	return await pace.waitForTurn(request.run, stop, ceiling).catch(stoppedFailure);
 }
 
 function seconds(ms: number): string {

@@ -57,7 +57,7 @@ const RULES: Rule[] = [
 		matches: isTimeout,
 		failure: (_code, detail) => ({
 			message: `The service did not answer in time (${detail})`,
-			description: `${moreTime(/timeout of (\d+)ms/.exec(detail)?.[1])} ${TRY_LATER}`,
+			description: `${timeoutHint(/timeout of (\d+)ms/.exec(detail)?.[1])} ${TRY_LATER}`,
 			outcome: 'unknown',
 		}),
 	},
@@ -78,7 +78,7 @@ const RULES: Rule[] = [
  * 10000 when added, less than the node's own 300000 without it: so the hint names a value above
  * what the request had.
  */
-export function moreTime(hadMs: string | undefined): string {
+function timeoutHint(hadMs: string | undefined): string {
 	const value = hadMs ? ` more than ${hadMs}, such as ${Number(hadMs) * 2}` : ' more milliseconds';
 	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
 }

@@ -22,7 +22,7 @@ describe('AccountPaces', () => {
 			const now = Date.now();
 			const idle = paces.of('https://idle.example', 'sk_idle_123456');
 			const busy = paces.of('https://busy.example', 'sk_busy_123456');
-			await busy.turn(RUN);
+			await busy.waitForTurn(RUN);
 			vi.setSystemTime(now + 61_000 + 1000);
 			paces.of('https://other.example', 'sk_other_12345');
 			expect(paces.size).toBe(2);

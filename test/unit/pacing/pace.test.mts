@@ -10,10 +10,10 @@ describe('Pace', () => {
 	it('starts with 10 at once, and grows by one per reply while the window is full: double per round', async () => {
 		const pace = new Pace();
 		const sent: number[] = [];
-		for (let index = 0; index < 100; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		for (let index = 0; index < 100; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(sent).toHaveLength(10);
-		for (const sentAt of sent.splice(0)) pace.done(sentAt, 'accepted');
+		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'accepted');
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
@@ -23,8 +23,8 @@ describe('Pace', () => {
 	it('does not grow while the window is not full: more at once would bring nothing more through', async () => {
 		const pace = new Pace();
 		for (let round = 0; round < 5; round++) {
-			const sentAt = await Promise.all([pace.turn(RUN), pace.turn(RUN)]);
-			for (const at of sentAt) pace.done(at, 'accepted');
+			const sentAt = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
+			for (const at of sentAt) pace.requestEnded(at, 'accepted');
 		}
 		expect(pace.window).toBe(10);
 	});
@@ -33,12 +33,12 @@ describe('Pace', () => {
 		const pace = new Pace();
 		const underWay = { count: 0, most: 0 };
 		const send = async (run: object, ceiling: number) => {
-			const sentAt = await pace.turn(run, undefined, ceiling);
+			const sentAt = await pace.waitForTurn(run, undefined, ceiling);
 			underWay.count += 1;
 			underWay.most = Math.max(underWay.most, underWay.count);
 			await new Promise((resolve) => setTimeout(resolve, 1));
 			underWay.count -= 1;
-			pace.done(sentAt, 'accepted');
+			pace.requestEnded(sentAt, 'accepted');
 		};
 		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, ACCOUNT_CEILING)));
 		expect(underWay.most).toBe(ACCOUNT_CEILING);
@@ -53,14 +53,14 @@ describe('Pace', () => {
 			'at the ceiling, lets the run go again only once an eighth of the ceiling is free, together',
 			() => {
 				const pace = new Pace({ maxAtOnce: 1000 });
-				return { pace, turn: () => pace.turn(RUN, undefined, 16) };
+				return { pace, turn: () => pace.waitForTurn(RUN, undefined, 16) };
 			},
 		],
 		[
 			'at a run’s cap, lets its requests go in groups too: its Max Requests at Once is the ceiling',
 			() => {
 				const cap = new Pace({ maxAtOnce: 16 });
-				return { pace: cap, turn: () => cap.turn(RUN) };
+				return { pace: cap, turn: () => cap.waitForTurn(RUN) };
 			},
 		],
 	])('%s', async (_, paceOf) => {
@@ -69,11 +69,11 @@ describe('Pace', () => {
 		for (let index = 0; index < 40; index++) void turn().then((at) => sent.push(at));
 		await sleep(5);
 		expect(sent).toHaveLength(16);
-		pace.done(sent[0], 'accepted');
+		pace.requestEnded(sent[0], 'accepted');
 		await sleep(5);
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(sent).toHaveLength(16);
-		pace.done(sent[1], 'accepted');
+		pace.requestEnded(sent[1], 'accepted');
 		await sleep(5);
 		expect(sent).toHaveLength(18);
 	});
@@ -82,10 +82,10 @@ describe('Pace', () => {
 		const pace = new Pace();
 		pace.openTo(40);
 		const sent: number[] = [];
-		for (let index = 0; index < 100; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		for (let index = 0; index < 100; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await sleep(5);
 		expect(sent).toHaveLength(40);
-		pace.done(sent[0], 'busy');
+		pace.requestEnded(sent[0], 'busy');
 		pace.openTo(40);
 		expect(pace.window).toBe(20);
 	});
@@ -93,31 +93,31 @@ describe('Pace', () => {
 	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
 		const pace = new Pace({ maxAtOnce: 1000 });
 		const sent = await Promise.all(
-			Array.from({ length: 16 }, async () => await pace.turn(RUN, undefined, 16)),
+			Array.from({ length: 16 }, async () => await pace.waitForTurn(RUN, undefined, 16)),
 		);
 		// The run's line is empty now; its next turn comes after a reply, as a run cap gives it.
-		pace.done(sent[0], 'accepted');
+		pace.requestEnded(sent[0], 'accepted');
 		let entered = 0;
-		void pace.turn(RUN, undefined, 16).then(() => (entered += 1));
+		void pace.waitForTurn(RUN, undefined, 16).then(() => (entered += 1));
 		await sleep(5);
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(entered).toBe(0);
-		pace.done(sent[1], 'accepted');
+		pace.requestEnded(sent[1], 'accepted');
 		await sleep(5);
 		expect(entered).toBe(1);
 	});
 
 	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
 		const pace = new Pace();
-		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.turn(RUN)));
-		pace.done(started[0], 'busy');
+		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.waitForTurn(RUN)));
+		pace.requestEnded(started[0], 'busy');
 		// 9 still under way: the window is half of the 10 there were, so nothing more goes now.
 		expect(pace.window).toBe(5);
 		let entered = 0;
-		for (let index = 0; index < 3; index++) void pace.turn(RUN).then(() => (entered += 1));
+		for (let index = 0; index < 3; index++) void pace.waitForTurn(RUN).then(() => (entered += 1));
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(entered).toBe(0);
-		for (const sentAt of started.slice(1, 6)) pace.done(sentAt, 'other');
+		for (const sentAt of started.slice(1, 6)) pace.requestEnded(sentAt, 'other');
 		// 4 under way, 5 at once: one of the three waiting goes, at the new rate's next moment
 		// (8 per second: 80 % of the 10 under way, none accepted yet).
 		await sleep(180);
@@ -127,43 +127,43 @@ describe('Pace', () => {
 	it('after a slowdown the window grows by about one per window of accepted requests', async () => {
 		const pace = new Pace();
 		const sent: number[] = [];
-		for (let index = 0; index < 30; index++) void pace.turn(RUN).then((at) => sent.push(at));
+		for (let index = 0; index < 30; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await sleep(5);
-		pace.done(sent.shift()!, 'busy');
+		pace.requestEnded(sent.shift()!, 'busy');
 		// 9 under way: the window is 5, and the rate 80 % of the 10 there were, 8 per second.
 		expect(pace.window).toBe(5);
-		for (let index = 0; index < 5; index++) pace.done(sent.shift()!, 'accepted');
+		for (let index = 0; index < 5; index++) pace.requestEnded(sent.shift()!, 'accepted');
 		expect(pace.window).toBe(5);
 		// The 4 under way leave a place; a waiting turn takes it at the rate's next moment.
 		await sleep(150);
 		expect(sent).toHaveLength(5);
-		pace.done(sent.shift()!, 'accepted');
+		pace.requestEnded(sent.shift()!, 'accepted');
 		expect(pace.window).toBe(6);
 	});
 
 	it('learns a rate from what the service accepted in the last second, and slows once per burst', () => {
 		const pace = new Pace();
 		const now = Date.now();
-		for (let index = 0; index < 40; index++) pace.done(now, 'accepted', now + index);
+		for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
 		expect(pace.perSecond).toBeUndefined();
-		pace.done(now + 40, 'busy', now + 41);
+		pace.requestEnded(now + 40, 'busy', now + 41);
 		expect(pace.perSecond).toBe(32);
 		// Refusals of requests sent before that slowdown belong to the same burst.
-		pace.done(now + 40, 'busy', now + 42);
+		pace.requestEnded(now + 40, 'busy', now + 42);
 		expect(pace.perSecond).toBe(32);
-		pace.done(now + 50, 'busy', now + 51);
+		pace.requestEnded(now + 50, 'busy', now + 51);
 		expect(pace.perSecond).toBeCloseTo(25.6);
 	});
 
 	it('after a refusal, the next request keeps its distance at the new rate', async () => {
 		const pace = new Pace();
-		const [refused, other] = await Promise.all([pace.turn(RUN), pace.turn(RUN)]);
+		const [refused, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
 		const refusedAt = Date.now();
-		pace.done(refused, 'busy', refusedAt);
+		pace.requestEnded(refused, 'busy', refusedAt);
 		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
 		expect(pace.perSecond).toBe(1.6);
-		const next = pace.turn(RUN);
-		pace.done(other, 'other');
+		const next = pace.waitForTurn(RUN);
+		pace.requestEnded(other, 'other');
 		expect((await next) - refusedAt).toBeGreaterThanOrEqual(620);
 	});
 
@@ -172,7 +172,7 @@ describe('Pace', () => {
 		const times: number[] = [];
 		await Promise.all(
 			Array.from({ length: 4 }, async () => {
-				times.push(await pace.turn(RUN));
+				times.push(await pace.waitForTurn(RUN));
 			}),
 		);
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
@@ -182,7 +182,7 @@ describe('Pace', () => {
 	it('keeps to the limits the user set', () => {
 		const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
 		const now = Date.now();
-		for (let index = 0; index < 50; index++) pace.done(now, 'accepted', now + index);
+		for (let index = 0; index < 50; index++) pace.requestEnded(now, 'accepted', now + index);
 		expect(pace.window).toBe(3);
 		expect(pace.perSecond).toBe(5);
 	});
@@ -191,18 +191,18 @@ describe('Pace', () => {
 		const pace = new Pace();
 		const startedAt = Date.now();
 		pace.holdUntil(startedAt + 200);
-		expect((await pace.turn(RUN)) - startedAt).toBeGreaterThanOrEqual(195);
+		expect((await pace.waitForTurn(RUN)) - startedAt).toBeGreaterThanOrEqual(195);
 	});
 
 	it('a turn still waiting ends when the execution is stopped, and frees nothing twice', async () => {
 		const pace = new Pace({ maxAtOnce: 1 });
 		const stop = new AbortController();
-		const first = await pace.turn(RUN, stop.signal);
-		const waiting = pace.turn(RUN, stop.signal);
+		const first = await pace.waitForTurn(RUN, stop.signal);
+		const waiting = pace.waitForTurn(RUN, stop.signal);
 		stop.abort();
 		await expect(waiting).rejects.toBeInstanceOf(Stopped);
-		pace.done(first, 'accepted');
-		expect(await pace.turn(RUN)).toBeGreaterThan(0);
+		pace.requestEnded(first, 'accepted');
+		expect(await pace.waitForTurn(RUN)).toBeGreaterThan(0);
 	});
 });
 
@@ -212,21 +212,21 @@ describe('Pace shared by runs', () => {
 		const bulk = {};
 		const single = {};
 		const order: string[] = [];
-		const first = await pace.turn(bulk);
+		const first = await pace.waitForTurn(bulk);
 		const turns = [
 			...[1, 2, 3].map(async () => {
-				await pace.turn(bulk);
+				await pace.waitForTurn(bulk);
 				order.push('bulk');
 			}),
 			(async () => {
-				await pace.turn(single);
+				await pace.waitForTurn(single);
 				order.push('single');
 			})(),
 		];
-		pace.done(first, 'accepted');
+		pace.requestEnded(first, 'accepted');
 		for (let index = 0; index < 3; index++) {
 			await new Promise((resolve) => setTimeout(resolve, 5));
-			pace.done(Date.now(), 'accepted');
+			pace.requestEnded(Date.now(), 'accepted');
 		}
 		await Promise.all(turns);
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
@@ -237,15 +237,15 @@ describe('Pace shared by runs', () => {
 		try {
 			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 10; index++) pace.done(now, 'accepted', now + index);
-			pace.done(now + 20, 'busy', now + 21);
+			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + index);
+			pace.requestEnded(now + 20, 'busy', now + 21);
 			expect(pace.perSecond).toBe(8);
 			vi.setSystemTime(now + 30_000);
-			void pace.turn(RUN);
+			void pace.waitForTurn(RUN);
 			expect(pace.perSecond).toBeDefined();
-			pace.done(now + 30_000, 'accepted');
+			pace.requestEnded(now + 30_000, 'accepted');
 			vi.setSystemTime(now + 90_000);
-			void pace.turn(RUN);
+			void pace.waitForTurn(RUN);
 			expect(pace.perSecond).toBeUndefined();
 		} finally {
 			vi.useRealTimers();
