@@ -3,6 +3,7 @@
  * uses each operation: shared by the browser test and the screenshot script.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, selectors, type Locator, type Page } from 'playwright-core';
@@ -199,8 +200,37 @@ function nodeId(nodeName: string): string {
 	return node.id;
 }
 
-function canvasNode(page: Page, nodeName: string): Locator {
+/** A node on the canvas (data-test-id: a node's name is also its label in the panel). */
+export function canvasNode(page: Page, nodeName: string): Locator {
 	return page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+}
+
+/**
+ * The field of a node's panel with this label, the innermost one where fields hold fields
+ * (data-test-id: the labels are not linked to their inputs).
+ */
+export function panelField(container: Locator, label: string): Locator {
+	const page = container.page();
+	return container
+		.getByTestId('parameter-item')
+		.filter({ has: page.locator('label.n8n-input-label').getByText(label, { exact: true }) })
+		.filter({ hasNot: page.getByTestId('parameter-item') });
+}
+
+/** Where the element is on the page; it must be there. */
+export async function boxOf(locator: Locator) {
+	const found = await locator.boundingBox();
+	if (!found) throw new Error(`${String(locator)} is not on the page`);
+	return found;
+}
+
+/**
+ * n8n takes a typed value into the workflow a moment after the last key (about 300 ms here);
+ * a step run or a panel closed sooner works with the value before the edit. A user is never that
+ * quick.
+ */
+export async function letTheEditSettle(): Promise<void> {
+	await sleep(1000);
 }
 
 /**

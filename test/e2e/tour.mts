@@ -12,7 +12,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import type { RecordedRequest } from '../service/stand-in.mts';
 import { agentWorkflow, AGENT_PROMPT } from './agent-workflow.mts';
-import { credentialField, startEditor, type EditorSession } from './editor.mts';
+import {
+	boxOf,
+	canvasNode,
+	closeNodePanel,
+	credentialField,
+	credentialTestPassed,
+	letTheEditSettle,
+	openCredentialForm,
+	panelField,
+	startEditor,
+	type EditorSession,
+} from './editor.mts';
 import { CREDENTIAL_TYPE, PACKAGE_NAME } from './n8n-instance.mts';
 import { startScriptedModel } from './scripted-model.mts';
 
@@ -89,14 +100,6 @@ export class Tour {
 		if (this.pace === 'watch') await sleep(seconds * 1000);
 	}
 
-	/**
-	 * n8n takes a typed value into the workflow a moment after the last key (about 300 ms here);
-	 * a step run or a panel closed sooner works with the value before the edit.
-	 */
-	async settle(): Promise<void> {
-		await sleep(1000);
-	}
-
 	/** What the recording shows under the page from now on: the step's caption. */
 	caption(text: string): void {
 		this.captions.push({ at: this.elapsed(), text });
@@ -117,23 +120,13 @@ export class Tour {
 		return this.page.getByTestId('ndv');
 	}
 
-	/** The field of the open panel with this label, the innermost one where fields hold fields. */
+	/** The field of the open panel with this label. */
 	field(label: string): Locator {
-		return this.panel
-			.getByTestId('parameter-item')
-			.filter({
-				has: this.page.locator('label.n8n-input-label').getByText(label, { exact: true }),
-			})
-			.filter({ hasNot: this.page.getByTestId('parameter-item') });
+		return panelField(this.panel, label);
 	}
 
 	canvasNode(name: string): Locator {
-		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-	}
-
-	async closePanel(): Promise<void> {
-		await this.page.getByTestId('ndv-close-button').click();
-		await this.panel.waitFor({ state: 'hidden' });
+		return canvasNode(this.page, name);
 	}
 
 	/** The nodes panel, searched for this node, and one of its actions picked. */
@@ -148,7 +141,7 @@ export class Tour {
 
 	/** The + after a node on the canvas, then the node's action: a new step after it. */
 	async addAfter(nodeName: string, action: string): Promise<void> {
-		if (await this.panel.isVisible()) await this.closePanel();
+		if (await this.panel.isVisible()) await closeNodePanel(this.editor);
 		await this.page.getByRole('button', { name: 'Zoom to Fit' }).click();
 		await this.pause(0.5);
 		await this.canvasNode(nodeName).getByTestId('canvas-handle-plus').click();
@@ -157,10 +150,10 @@ export class Tour {
 
 	/** Drags a field of the input from the panel's left onto a parameter, as users map data. */
 	async map(inputField: string, label: string): Promise<void> {
-		const from = await box(
+		const from = await boxOf(
 			this.panel.getByTestId('ndv-input-panel').getByText(inputField, { exact: true }).first(),
 		);
-		const to = await box(this.field(label).getByRole('textbox'));
+		const to = await boxOf(this.field(label).getByRole('textbox'));
 		const { mouse } = this.page;
 		await mouse.move(from.x + from.width / 2, from.y + from.height / 2, { steps: 10 });
 		await mouse.down();
@@ -172,12 +165,12 @@ export class Tour {
 		// The expression's preview stays open while it has the focus, over the next fields, and
 		// takes back the keys typed there; a click on its label (not focusable) blurs it.
 		await this.field(label).locator('label.n8n-input-label').click();
-		await this.settle();
+		await letTheEditSettle();
 	}
 
 	/** Execute step in the open panel; the output is shown as JSON once it has `expected`. */
 	async executeStep(expected: string): Promise<void> {
-		await this.settle();
+		await letTheEditSettle();
 		await this.panel.getByTestId('node-execute-button').click();
 		const output = this.panel.getByTestId('output-panel');
 		await output.getByText(expected).first().waitFor();
@@ -192,12 +185,6 @@ export class Tour {
 		}
 		return sent;
 	}
-}
-
-async function box(locator: Locator) {
-	const found = await locator.boundingBox();
-	if (!found) throw new Error(`${String(locator)} is not on the page`);
-	return found;
 }
 
 function expectBody(request: RecordedRequest, expected: unknown, what: string): void {
@@ -272,7 +259,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 				await tour.type(credentialField(form, 'Base URL'), tour.editor.service.url);
 				// Pasted, as a key is.
 				await credentialField(form, 'API Key').fill(tour.editor.service.apiKey);
-				await tour.settle();
+				await letTheEditSettle();
 				await tour.pause(1);
 				await form.getByRole('button', { name: 'Save' }).click();
 				await form.waitFor({ state: 'hidden' });
@@ -280,8 +267,10 @@ export function tourSteps(packageVersion: string): TourStep[] {
 					'Saved and picked. Opened again, n8n tests it: Connection tested successfully',
 				);
 				await tour.pause(1);
-				await tour.panel.getByTestId('credential-edit-button').click();
-				await form.getByTestId('credentials-config-container-test-success').waitFor();
+				const tested = await openCredentialForm(tour.editor, tour.panel);
+				if (!(await credentialTestPassed(tested))) {
+					throw new Error('the saved credential does not pass its test');
+				}
 				await tour.pause(4);
 				await form.getByRole('button', { name: 'Close this dialog' }).click();
 				await form.waitFor({ state: 'hidden' });
@@ -399,14 +388,14 @@ export function tourSteps(packageVersion: string): TourStep[] {
 				const from = tour.editor.service.requests.length;
 				await tour.addAfter('Get user', 'Create client');
 				await tour.pause(2);
-				await tour.settle();
+				await letTheEditSettle();
 				await tour.panel.getByTestId('node-execute-button').click();
 				const message = tour.panel.getByTestId('output-panel').getByTestId('node-error-message');
 				await message.getByText('There is nothing to create the client from').waitFor();
 				tour.caption('The node names the fields to fill and sends nothing to the service');
 				tour.sentSince(from, 0, 'the empty Client → Create');
 				await tour.pause(6);
-				await tour.closePanel();
+				await closeNodePanel(tour.editor);
 			},
 		},
 		{
@@ -444,7 +433,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 				await tour.canvasNode('Create Client').dblclick();
 				await tour.field('Full Name').first().waitFor();
 				await tour.pause(4);
-				await tour.closePanel();
+				await closeNodePanel(tour.editor);
 				tour.caption('Asked in the chat, the agent creates a client, then a contract for it');
 				await page.getByRole('button', { name: 'Open chat' }).last().click();
 				await tour.type(page.getByTestId('chat-input'), AGENT_PROMPT);

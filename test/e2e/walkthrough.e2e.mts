@@ -17,7 +17,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { credentialField, errorToasts, startEditor, type EditorSession } from './editor.mts';
+import {
+	boxOf,
+	canvasNode,
+	credentialField,
+	errorToasts,
+	letTheEditSettle,
+	panelField,
+	startEditor,
+	type EditorSession,
+} from './editor.mts';
 import {
 	endedRuns,
 	EXAMPLES_DIR,
@@ -125,12 +134,6 @@ async function shows(locator: Locator, timeout = 15_000): Promise<void> {
 
 const POLL = { timeout: 15_000 };
 
-async function box(locator: Locator) {
-	const found = await locator.boundingBox();
-	if (!found) throw new Error(`${String(locator)} is not on the page`);
-	return found;
-}
-
 /** The smallest region holding all the boxes, with a margin, inside the viewport. */
 function around(
 	boxes: Array<{ x: number; y: number; width: number; height: number }>,
@@ -144,17 +147,12 @@ function around(
 	return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/** A node on the canvas (data-test-id: a node's name is also its label in the panel). */
-function canvasNode(name: string): Locator {
-	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-}
-
 const panel = () => page.getByTestId('ndv');
 
 /** Opens a node's panel by double-clicking the node, as a user does. */
 async function openPanel(name: string): Promise<Locator> {
 	if (await panel().isVisible()) await closePanel();
-	await canvasNode(name).dblclick();
+	await canvasNode(page, name).dblclick();
 	await panel().getByTestId('node-parameters').waitFor();
 	return panel();
 }
@@ -164,20 +162,9 @@ async function closePanel(): Promise<void> {
 	await panel().waitFor({ state: 'hidden' });
 }
 
-/**
- * The field of a node's panel with this label, the innermost one where fields hold fields
- * (data-test-id: the labels are not linked to their inputs).
- */
-function panelField(container: Locator, label: string): Locator {
-	return container
-		.getByTestId('parameter-item')
-		.filter({ has: page.locator('label.n8n-input-label').getByText(label, { exact: true }) })
-		.filter({ hasNot: page.getByTestId('parameter-item') });
-}
-
 /** The parameters column of the open panel, down to its last field. */
 async function parametersColumn() {
-	const column = await box(panel().locator('.node-settings'));
+	const column = await boxOf(panel().locator('.node-settings'));
 	const fields = panel().getByTestId('node-parameters').getByTestId('parameter-item');
 	const boxes = await Promise.all((await fields.all()).map((field) => field.boundingBox()));
 	const bottom = Math.max(...boxes.map((found) => (found ? found.y + found.height : 0)));
@@ -186,8 +173,8 @@ async function parametersColumn() {
 
 /** The top of the parameters column, down to the webhook URL it shows. */
 async function webhookUrls(webhook: Locator, pathPrefix: string) {
-	const column = await box(panel().locator('.node-settings'));
-	const url = await box(webhook.getByText(pathPrefix));
+	const column = await boxOf(panel().locator('.node-settings'));
+	const url = await boxOf(webhook.getByText(pathPrefix));
 	return { ...column, height: url.y + url.height + 16 - column.y };
 }
 
@@ -216,14 +203,6 @@ async function pickCredential(node: Locator): Promise<void> {
 	await select.click();
 	await page.getByRole('option', { name: new RegExp(`^${CREDENTIAL_NAME}`) }).click();
 	await expect.poll(() => select.inputValue(), POLL).toBe(CREDENTIAL_NAME);
-}
-
-/**
- * n8n takes a typed value into the workflow a moment after the last key (about 300 ms here);
- * a panel closed sooner drops the edit. A user is never that quick.
- */
-async function letTheEditSettle(): Promise<void> {
-	await sleep(1000);
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, withinMs = GIVE_UP_MS) {
@@ -302,7 +281,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await expect.poll(() => column.getByRole('combobox').inputValue(), POLL).toBe('string');
 		await screenshot(
 			'3-data-table',
-			around([await box(column), await box(page.getByRole('link', { name: 'Personal' }))]),
+			around([await boxOf(column), await boxOf(page.getByRole('link', { name: 'Personal' }))]),
 		);
 		await column.getByRole('button', { name: 'Add Column' }).click();
 		await shows(page.getByRole('columnheader', { name: COLUMN, exact: true }));
@@ -318,9 +297,9 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await screenshot(
 			'3-import',
 			around([
-				await box(page.getByRole('button', { name: 'More actions' }).first()),
-				await box(page.getByRole('menu', { name: 'More actions' })),
-				await box(page.getByRole('menu', { name: 'Import' })),
+				await boxOf(page.getByRole('button', { name: 'More actions' }).first()),
+				await boxOf(page.getByRole('menu', { name: 'More actions' })),
+				await boxOf(page.getByRole('menu', { name: 'Import' })),
 			]),
 			// The submenu stays open while the pointer is on Import.
 			{ keepPointer: true },
@@ -334,7 +313,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			match[1].replace(/\s+/g, ' '),
 		);
 		expect(steps.sort()).toEqual(EXAMPLE.nodes.map((node) => node.name).sort());
-		for (const node of EXAMPLE.nodes) await shows(canvasNode(node.name));
+		for (const node of EXAMPLE.nodes) await shows(canvasNode(page, node.name));
 		workflowId = /\/workflow\/([^/?]+)/.exec(page.url())![1];
 
 		// Installation: "the Contract Signing node is in the nodes panel (search "Contract Signing")".
@@ -342,10 +321,10 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		const nodesPanel = page.getByTestId('node-creator');
 		await nodesPanel.getByRole('textbox', { name: 'Search nodes...' }).fill('Contract Signing');
 		await shows(nodesPanel.getByText('Contract Signing', { exact: true }));
-		const found = await box(
+		const found = await boxOf(
 			nodesPanel.getByText('Create clients with their users', { exact: false }),
 		);
-		const whole = await box(nodesPanel);
+		const whole = await boxOf(nodesPanel);
 		await screenshot('1-nodes-panel', {
 			...whole,
 			height: found.y + found.height + 24 - whole.y,
@@ -439,7 +418,10 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 
 		try {
 			for (const node of EXAMPLE.nodes) {
-				await shows(canvasNode(node.name).getByTestId('canvas-node-status-success'), GIVE_UP_MS);
+				await shows(
+					canvasNode(page, node.name).getByTestId('canvas-node-status-success'),
+					GIVE_UP_MS,
+				);
 			}
 		} catch (error) {
 			const toasts = (await errorToasts(page)).join(' | ');
@@ -453,10 +435,10 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		}
 		// With the trigger's own Execute workflow button, on the canvas beside it.
 		const onCanvas = [
-			...EXAMPLE.nodes.map((node) => canvasNode(node.name)),
+			...EXAMPLE.nodes.map((node) => canvasNode(page, node.name)),
 			page.getByRole('button', { name: 'Execute workflow' }).first(),
 		];
-		await screenshot('5-run', around(await Promise.all(onCanvas.map(box)), 24));
+		await screenshot('5-run', around(await Promise.all(onCanvas.map(boxOf)), 24));
 
 		const { clients, contracts } = leftAtService(editor.service, TEST_CONTACT.contact.crmId);
 		expect(clients).toEqual([
@@ -493,9 +475,9 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			'5-publish',
 			around(
 				[
-					await box(page.getByRole('button', { name: 'Publish', exact: true }).first()),
-					await box(publishing.getByRole('button', { name: 'Cancel' })),
-					await box(publishing.getByText('Publish workflow', { exact: true })),
+					await boxOf(page.getByRole('button', { name: 'Publish', exact: true }).first()),
+					await boxOf(publishing.getByRole('button', { name: 'Cancel' })),
+					await boxOf(publishing.getByText('Publish workflow', { exact: true })),
 				],
 				40,
 			),
