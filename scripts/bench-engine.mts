@@ -1,6 +1,6 @@
 /**
  * The node's own cost per item, without a server around it: Contract → Create for many items
- * through n8n's engine (n8n-core's WorkflowExecute, in this process) against the stand-in.
+ * through n8n's engine (n8n-core's WorkflowExecute, in this process) against the stand-in (in its own).
  * The same work is done, in the same rounds, by two other methods: a declarative node of n8n's
  * routing alone (test/engine/routing-alone-node.mts), and n8n's HTTP Request node (4.2, from the
  * pinned n8n of the end-to-end tests) with this package's credential. With --against <other
@@ -27,6 +27,7 @@
  * the heap's peak says more of V8 than of the method; what a run needs is where it still completes.
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,6 @@ interface Method {
 	profiled: boolean;
 }
 
-const { startStandIn } = await import('../test/service/stand-in.mts');
 const { seedClient } = await import('../test/service/seed-client.mts');
 const { routingAloneNode, ROUTING_ALONE_NODE_TYPE } =
 	await import('../test/engine/routing-alone-node.mts');
@@ -132,7 +132,42 @@ const n8nCoreVersion = (
 	}
 ).version;
 
-const service = await startStandIn();
+/**
+ * The stand-in in a process of its own (test/service/serve.mts). In this one its event loop would
+ * wait on n8n's work and on the collections of the live-heap runs, while routing alone and the
+ * HTTP Request node open 10,000 connections at once: the listen queue (the kernel's somaxconn,
+ * 4096 here) overflowed and connections were reset. Its records stay out of the heap measured.
+ */
+async function startStandInProcess() {
+	const apiKey = 'bench-service-key';
+	const child = spawn(
+		process.execPath,
+		[
+			join(HERE, 'node_modules/vite-node/vite-node.mjs'),
+			'test/service/serve.mts',
+			'--',
+			'--api-key',
+			apiKey,
+		],
+		{ cwd: HERE, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+	);
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	for await (const line of createInterface({ input: child.stdout })) {
+		const url = /^stand-in listening on (\S+)$/.exec(line)?.[1];
+		if (!url) continue;
+		return {
+			url,
+			apiKey,
+			close: async () => {
+				child.kill('SIGTERM');
+				await exited;
+			},
+		};
+	}
+	throw new Error(`the stand-in's process ended before it listened (exit code ${child.exitCode})`);
+}
+
+const service = await startStandInProcess();
 const { clientKey } = await seedClient(service);
 const items = Array.from({ length: ITEMS }, (_, index) => ({
 	clientKey,
@@ -282,8 +317,8 @@ const HEAP_LIMIT_RESULT = 'heap-limited run: ';
 
 /**
  * One run of `method` in a Node.js of its own, with its heap limited to `limitMb`: its time and
- * heap peak, or that it ran out of memory. The limit counts all of the process's heap: n8n-core,
- * the stand-in and the harness too.
+ * heap peak, or that it ran out of memory. The limit counts all of the process's heap: n8n-core
+ * and the harness too.
  */
 async function runUnderHeapLimit(
 	method: Method,
@@ -324,7 +359,7 @@ async function runUnderHeapLimit(
 }
 
 collectGarbage();
-/** The process's own heap before the first run: n8n-core, the stand-in, the harness. */
+/** The process's own heap before the first run: n8n-core and the harness. */
 const heapAtStart = process.memoryUsage().heapUsed;
 const measurements = new Map<Method, Measurement[]>();
 for (let round = 0; round < REPEAT; round++) {
@@ -491,7 +526,6 @@ function groupOf(url: string): string | undefined {
 		}
 		return name;
 	}
-	if (path.startsWith(join(HERE, 'test/service/'))) return 'stand-in';
 	if (path.startsWith(join(HERE, 'test/engine/'))) return 'test harness';
 	if (path.startsWith(join(HERE, 'scripts/'))) return 'this benchmark';
 	return undefined;
@@ -551,7 +585,7 @@ if (HEAP_LIMITS.length > 0) {
 	}
 	const [least, most] = [Math.min(...heapsAtStart), Math.max(...heapsAtStart)].map(megabytes);
 	process.stdout.write(
-		`\nThe limit is the process's whole heap; before its run, a process held ${least}–${most} MB of it (n8n-core, the stand-in, the harness). "peak" is the heap's growth during the run, as above.\n`,
+		`\nThe limit is the process's whole heap; before its run, a process held ${least}–${most} MB of it (n8n-core, the harness). "peak" is the heap's growth during the run, as above.\n`,
 	);
 }
 

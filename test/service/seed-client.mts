@@ -1,7 +1,9 @@
 import type { StandIn } from './stand-in.mts';
 
 /** Creates a client with two users directly at the stand-in, for operations that need one. */
-export async function seedClient(service: StandIn) {
+export async function seedClient(
+	service: Pick<StandIn, 'url' | 'apiKey'> & Partial<Pick<StandIn, 'requests'>>,
+) {
 	const reply = await fetch(`${service.url}/v1/client`, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json', 'X-Service-Key': service.apiKey },
@@ -21,7 +23,7 @@ export async function seedClient(service: StandIn) {
 	const { client } = (await reply.json()) as {
 		client: { clientKey: string; users: Array<{ userKey: string }> };
 	};
-	service.requests.length = 0;
+	if (service.requests) service.requests.length = 0;
 	return {
 		clientKey: client.clientKey,
 		defaultUserKey: client.users[0].userKey,
