@@ -8,7 +8,7 @@
  * send path are compared on equal terms.
  *
  *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout] [--profile]
- *     [--only <text in the method's name>] [--live-every <ms>] [--heap-limits <MB,MB,…>]
+ *     [--only <text in the method's name>] [--live-every <ms>] [--heap-limits <MB,MB,…>] [--cpu-profile]
  *
  * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
  * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start; then,
@@ -20,6 +20,9 @@
  * is at its highest so far in the run. V8 collects all garbage before it builds a profile, so a
  * profile holds the bytes still reachable, and the heap falls back to them after each read: of the
  * profiles read, the one with the most live bytes is summarised, by where those were allocated.
+ *
+ * With --cpu-profile, one more run of each of those methods under V8's CPU profiler: where its
+ * processor time went, by the script that was running (its package, or this node's file).
  *
  * With --heap-limits, each method of this checkout runs once more for each size, in a Node.js of
  * its own whose heap is limited to it (--max-old-space-size): whether the run completes or the
@@ -48,6 +51,7 @@ function option(name: string): string | undefined {
 const ITEMS = Number(option('items') ?? 1000);
 const REPEAT = Number(option('repeat') ?? 7);
 const PROFILE = process.argv.includes('--profile');
+const CPU_PROFILE = process.argv.includes('--cpu-profile');
 /** Only the methods whose name holds this text, e.g. --only "routing alone". */
 const ONLY = option('only');
 /** How often the run that measures the live heap collects all garbage and reads the heap (ms); 0: no such run. */
@@ -560,11 +564,60 @@ function printHeapProfile(method: Method, { measurement, reads, summary }: Profi
 	table('Innermost frame of this package’s code', summary.byOwnFrame);
 }
 
+/** The parts of V8's CPU profile read here. */
+interface CpuProfile {
+	nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+	samples: number[];
+	timeDeltas: number[];
+}
+
+/** Processor time by group (V8's own work by its name: the garbage collector, idle) and by own frame. */
+function printCpuProfile(method: Method, elapsed: number, profile: CpuProfile): void {
+	const frames = new Map(profile.nodes.map(({ id, callFrame }) => [id, callFrame]));
+	const byGroup = new Map<string, number>();
+	const byOwnFrame = new Map<string, number>();
+	const add = (map: Map<string, number>, key: string, micros: number) =>
+		map.set(key, (map.get(key) ?? 0) + micros);
+	profile.samples.forEach((id, index) => {
+		const frame = frames.get(id)!;
+		const micros = profile.timeDeltas[index + 1] ?? 0;
+		const v8 = frame.functionName.startsWith('(') ? frame.functionName : 'native code';
+		const group = groupOf(frame.url) ?? (frame.url ? 'other' : v8);
+		add(byGroup, group.startsWith('this node') ? 'this node' : group, micros);
+		const own = ownFrameOf(frame);
+		if (own) add(byOwnFrame, own, micros);
+	});
+	const table = (heading: string, micros: Map<string, number>) => {
+		process.stdout.write(`| ${heading} | ms per 1,000 items |\n|---|---|\n`);
+		for (const [name, time] of [...micros].sort(([, a], [, b]) => b - a).slice(0, 12)) {
+			process.stdout.write(`| ${name} | ${perThousand(time / 1000)} |\n`);
+		}
+		process.stdout.write('\n');
+	};
+	process.stdout.write(
+		`\nCPU profile: ${method.name} (${method.package}), ${ITEMS} items in ${Math.round(elapsed)} ms\n\n`,
+	);
+	table('Running (the script’s package, or V8’s own work)', byGroup);
+	table('Of which this node’s own code, by function', byOwnFrame);
+}
+
 if (PROFILE) {
 	const session = new Session();
 	session.connect();
 	for (const method of methods.filter(({ profiled }) => profiled)) {
 		printHeapProfile(method, await profileRun(session, method));
+	}
+	session.disconnect();
+}
+if (CPU_PROFILE) {
+	const session = new Session();
+	session.connect();
+	await postToInspector(session, 'Profiler.enable');
+	for (const method of methods.filter(({ profiled }) => profiled)) {
+		await postToInspector(session, 'Profiler.start');
+		const { elapsed } = await measure(method);
+		const { profile } = await postToInspector<{ profile: CpuProfile }>(session, 'Profiler.stop');
+		printCpuProfile(method, elapsed, profile);
 	}
 	session.disconnect();
 }
