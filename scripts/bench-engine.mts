@@ -31,7 +31,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -156,6 +156,8 @@ async function startStandInProcess() {
 		{ cwd: HERE, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
 	);
 	const exited = new Promise((resolve) => child.once('exit', resolve));
+	// Also when this process ends on an error.
+	process.once('exit', () => child.kill());
 	for await (const line of createInterface({ input: child.stdout })) {
 		const url = /^stand-in listening on (\S+)$/.exec(line)?.[1];
 		if (!url) continue;
@@ -266,6 +268,7 @@ async function sampledRun(
 	everyMs: number,
 	sample: (heapGrowth: () => number) => void,
 ): Promise<Measurement> {
+	await connectionsClosed();
 	collectGarbage();
 	const heapBefore = process.memoryUsage().heapUsed;
 	const heapGrowth = () => process.memoryUsage().heapUsed - heapBefore;
@@ -280,6 +283,30 @@ async function sampledRun(
 	checkRun(method, run);
 	collectGarbage();
 	return { elapsed, heapPeak: 0, heapKept: heapGrowth() };
+}
+
+/** The files this process has open (Linux), or undefined where that cannot be read. */
+function openFiles(): number | undefined {
+	try {
+		return readdirSync('/proc/self/fd').length;
+	} catch {
+		return undefined;
+	}
+}
+
+const filesAtStart = openFiles();
+
+/**
+ * Waits, up to 30 s, until the connections the last run kept open are closed. n8n's HTTP Request
+ * node keeps each of its 10,000 connections alive for reuse until the stand-in closes it (after 5 s
+ * idle): a run started at once would open 10,000 more, beyond this machine's 20,000 open files.
+ */
+async function connectionsClosed(): Promise<void> {
+	for (let waited = 0; waited < 30_000; waited += 100) {
+		const open = openFiles();
+		if (open === undefined || filesAtStart === undefined || open < filesAtStart + 100) return;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
 }
 
 /** A timed run; `onHeapPeak` is called whenever the heap, sampled every 20 ms, is above its highest so far. */
