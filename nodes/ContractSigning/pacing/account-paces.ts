@@ -29,11 +29,6 @@ export class AccountPaces {
 		return pace;
 	}
 
-	/** How many accounts are remembered now. */
-	get size(): number {
-		return this.paces.size;
-	}
-
 	private forgetIdle(now = Date.now()): void {
 		if (now - this.sweptAt < 1000) return;
 		this.sweptAt = now;

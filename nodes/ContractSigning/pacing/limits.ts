@@ -39,23 +39,22 @@ export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
 
 /** The waits a limits' collection allows; anything unreadable keeps its default. */
 export function waitLimits(value: unknown): WaitLimits {
-	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-	const number = (entry: unknown, fallback: number) =>
-		typeof entry === 'number' && Number.isFinite(entry) && entry >= 0 ? entry : fallback;
-	return {
-		maxRetries: Math.floor(number(set.maxRetries, DEFAULT_MAX_RETRIES)),
-		maxWaitMs: number(set.maxWaitSeconds, DEFAULT_MAX_WAIT_SECONDS) * 1000,
-	};
+	const maxRetries = numberIn(value, 'maxRetries', 0) ?? DEFAULT_MAX_RETRIES;
+	const maxWaitSeconds = numberIn(value, 'maxWaitSeconds', 0) ?? DEFAULT_MAX_WAIT_SECONDS;
+	return { maxRetries: Math.floor(maxRetries), maxWaitMs: maxWaitSeconds * 1000 };
 }
 
 /** The limits the user set; anything unreadable is left to the pace. */
 export function paceLimits(value: unknown): PaceLimits {
-	const set = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-	const positive = (entry: unknown) =>
-		typeof entry === 'number' && Number.isFinite(entry) && entry > 0 ? entry : undefined;
-	const maxAtOnce = positive(set.maxAtOnce);
+	const maxAtOnce = numberIn(value, 'maxAtOnce', Number.MIN_VALUE);
 	return {
-		maxPerSecond: positive(set.maxPerSecond),
+		maxPerSecond: numberIn(value, 'maxPerSecond', Number.MIN_VALUE),
 		maxAtOnce: maxAtOnce === undefined ? undefined : Math.max(1, Math.floor(maxAtOnce)),
 	};
+}
+
+/** The collection's entry `name` when it is a finite number of at least `least`. */
+function numberIn(collection: unknown, name: string, least: number): number | undefined {
+	const entry = (collection as Record<string, unknown> | null | undefined)?.[name];
+	return typeof entry === 'number' && Number.isFinite(entry) && entry >= least ? entry : undefined;
 }

@@ -1,27 +1,17 @@
 /**
- * How fast the node sends to one service account, for every execution at once.
- *
- * n8n starts every item's request at once (item/send.ts), and a CRM that changes many contacts
- * starts as many executions at once: a service that limits its rate would refuse most of them,
- * wave after wave. So each request first waits for its turn here, the way TCP paces a connection:
- * - a window of requests at once: 10 for an account new to the process (or a run's Max Requests at
- *   Once), one more for each reply while the window is full (it doubles per round of replies);
- * - a ceiling per run: its requests join at most 256 of the account's under way, or its Max
- *   Requests at Once where that is more. Once a run has its ceiling under way, its next requests go
- *   together when an eighth of it is free: letting one go as each reply ends costs n8n more per
- *   request (BENCHMARKS.md, "What the window costs when the service keeps up");
- * - when the service first says it is busy: half of those under way, halved again at each new
- *   burst of refusals, then growing by about one per round of replies; and a rate, from what the
- *   service accepted in the last second, rising a little each second while it keeps up and a fifth
- *   below what it accepted at each new burst of refusals;
- * - a `Retry-After` holds back every request until it has passed.
- * After a minute without refusals and nothing waiting, the rate goes and the window doubles again.
- * Turns go round the runs that wait, one each in turn, so a run of one item is not queued behind a
- * run of thousands. Waiting for a turn is not a retry: the item has not been refused.
- *
- * One pace per account is kept for the n8n process (account-paces.ts); a run whose user set Max
- * Requests per Second or Max Requests at Once also gets a pace of its own with those limits, which
- * learns nothing (its cap).
+ * How fast the node sends to one service account, for every execution at once (one pace per
+ * account in the process: account-paces.ts). Each request waits here for its turn, the way TCP
+ * paces a connection:
+ * - a window of requests at once: 10 at first, one more per reply while it is full (it doubles per
+ *   round of replies);
+ * - a rate, once the service has said it is busy: a fifth below what it accepted in the last
+ *   second, rising a little each second while it keeps up;
+ * - a hold: a `Retry-After` holds back every request until it has passed;
+ * - a ceiling per run (line.ts), and turns round the runs that wait, one each in turn, so that a
+ *   run of one item is not queued behind a run of thousands.
+ * After a minute without refusals and nothing waiting, the rate goes.
+ * A run whose user set Max Requests per Second or at Once also gets a pace of its own with those
+ * limits, which learns nothing (its cap).
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
@@ -33,10 +23,9 @@ import { Line, type Waiter } from './line';
 export type PaceOutcome = 'accepted' | 'busy' | 'other';
 
 /** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
-export const FIRST_WINDOW = 10;
+const FIRST_WINDOW = 10;
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
 export const ACCOUNT_CEILING = 256;
-const LARGEST_WINDOW = 100_000;
 const SLOWER = 0.8;
 const FASTER_PER_SECOND = 0.03;
 /** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
@@ -61,9 +50,6 @@ export class Pace {
 
 	private windowSize: number;
 
-	/** The window doubles per round of replies up to here, then grows by one per round. */
-	private doubleUntil = Infinity;
-
 	/** Requests per second; none until the service first says it is busy, or the user sets one. */
 	private rate?: number;
 
@@ -83,17 +69,15 @@ export class Pace {
 	/** When a request last asked for a turn or ended. */
 	lastUsedAt = Date.now();
 
-	/** Reply times of accepted requests; those from `acceptedFrom` on are of the last second. */
+	/** Reply times of the requests accepted in the last second, oldest first. */
 	private accepted: number[] = [];
-
-	private acceptedFrom = 0;
 
 	/**
 	 * An account's pace, which learns from the replies; or, given the limits the user set, a run's
 	 * cap, which keeps to them and learns nothing.
 	 */
 	constructor(private readonly limits?: PaceLimits) {
-		this.windowSize = limits ? (limits.maxAtOnce ?? LARGEST_WINDOW) : FIRST_WINDOW;
+		this.windowSize = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
 		this.rate = limits?.maxPerSecond;
 	}
 
@@ -132,11 +116,11 @@ export class Pace {
 
 	/**
 	 * A run's user set Max Requests at Once: the service takes that many at once. An account that
-	 * has not said it is busy since its window last opened starts there rather than growing to it.
+	 * has not said it is busy since its rate last went starts there rather than growing to it.
 	 */
 	openTo(maxAtOnce: number): void {
-		if (this.limits || this.doubleUntil !== Infinity) return;
-		this.windowSize = Math.min(Math.max(this.windowSize, maxAtOnce), LARGEST_WINDOW);
+		if (this.limits || this.rate !== undefined) return;
+		this.windowSize = Math.max(this.windowSize, maxAtOnce);
 	}
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
@@ -161,11 +145,6 @@ export class Pace {
 	/** The window: how many requests may be under way at once now. */
 	get window(): number {
 		return Math.max(1, Math.floor(this.windowSize));
-	}
-
-	/** Requests per second now, if the pace has one. */
-	get perSecond(): number | undefined {
-		return this.rate;
 	}
 
 	/** Nothing under way and nothing waiting. */
@@ -215,31 +194,22 @@ export class Pace {
 		});
 	}
 
-	/** A minute without refusals: the rate goes, and the window doubles again from where it is. */
+	/** A minute without refusals: the rate goes. */
 	private forgetSlowdowns(): void {
-		if (this.limits) return;
-		this.windowSize = Math.max(this.windowSize, FIRST_WINDOW);
-		this.doubleUntil = Infinity;
-		this.rate = undefined;
+		if (!this.limits) this.rate = undefined;
 	}
 
 	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
 	private keptUp(now: number, full: boolean): void {
 		this.lastAcceptedAt = now;
 		this.accepted.push(now);
-		const lastSecond = this.acceptedInLastSecond(now);
+		this.acceptedInLastSecond(now);
 		if (this.limits) return;
-		if (full) {
-			this.windowSize += this.windowSize < this.doubleUntil ? 1 : 1 / this.windowSize;
-			this.windowSize = Math.min(this.windowSize, LARGEST_WINDOW);
-		}
+		// Never past the most under way plus one: only a full window grows.
+		if (full) this.windowSize += 1;
 		if (this.rate !== undefined) {
 			const gain = Math.max(FASTER_PER_SECOND * this.rate, LEAST_GAIN_PER_SECOND);
-			const faster = this.rate + gain / this.rate;
-			// Only as far as the pace really sends: a rate far above that says nothing of the service.
-			if (faster <= 2 * lastSecond + 1) {
-				this.rate = faster;
-			}
+			this.rate += gain / this.rate;
 		}
 	}
 
@@ -248,8 +218,6 @@ export class Pace {
 		if (sentAt < this.lastSlowdownAt) return;
 		this.lastSlowdownAt = now;
 		if (this.limits) return;
-		this.doubleUntil = Math.max(1, Math.min(this.windowSize, this.inFlight) / 2);
-		this.windowSize = this.doubleUntil;
 		// What the service accepted is what it allows; the rate never rises at a refusal.
 		const accepted = this.acceptedInLastSecond(now);
 		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
@@ -259,18 +227,10 @@ export class Pace {
 		this.nextSendAt = Math.max(this.nextSendAt, now + 1000 / this.rate);
 	}
 
+	/** How many were accepted in the last second; the older ones are dropped. */
 	private acceptedInLastSecond(now: number): number {
-		while (
-			this.acceptedFrom < this.accepted.length &&
-			this.accepted[this.acceptedFrom] <= now - 1000
-		) {
-			this.acceptedFrom += 1;
-		}
-		if (this.acceptedFrom > 1000) {
-			this.accepted = this.accepted.slice(this.acceptedFrom);
-			this.acceptedFrom = 0;
-		}
-		return this.accepted.length - this.acceptedFrom;
+		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
+		return this.accepted.length;
 	}
 }
 

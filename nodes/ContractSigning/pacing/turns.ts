@@ -7,45 +7,39 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
-import type { RunState, StopSignal } from '../run/run-state';
+import type { RunState } from '../run/run-state';
 import { isBusyCode } from '../wire/reply';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { accountPaces } from './account-paces';
-import {
-	LIMITS_SHOWN,
-	paceLimitsOf,
-	waitLimitsOf,
-	type PaceLimits,
-	type WaitLimits,
-} from './limits';
+import { LIMITS_SHOWN, paceLimitsOf, waitLimitsOf, type WaitLimits } from './limits';
 import { ACCOUNT_CEILING, Pace, type PaceOutcome } from './pace';
 import { pause, pauseBefore } from './waits';
 
-/** The item's request on its way: its paces and the stop that ends its waits. */
-interface InTurns {
-	request: ItemRequest;
-	/** The account's pace, shared by every execution that sends with the same account. */
-	pace: Pace;
-	/** The run's own pace with the Max Requests limits the user set, which learns nothing; none when the user set neither. */
+/** A run's limits: its cap, the Max Requests the user set, and its ceiling at the account's pace. */
+interface RunLimits {
+	/** A pace of the run's own that keeps to those limits and learns nothing; none when the user set neither. */
 	cap?: Pace;
 	/** The run's requests go only while fewer than this many of the account's are under way. */
 	ceiling: number;
-	/** Aborts when the execution ends, a stopped one included. */
-	stop: StopSignal;
+	maxAtOnce?: number;
+}
+
+/** The item's request on its way, with its run's limits and the account's pace. */
+interface InTurns extends RunLimits {
+	request: ItemRequest;
+	/** Shared by every execution that sends with the same account. */
+	pace: Pace;
 }
 
 /** The service's reply body once it acted, or the failure when it did not or may have. */
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, access, run } = request;
-	const { cap, ceiling, maxAtOnce } = runLimitsOf(context, run);
 	const item: InTurns = {
+		...runLimitsOf(context, run),
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
-		cap,
-		ceiling,
-		stop: run.stop,
 	};
-	if (maxAtOnce !== undefined) item.pace.openTo(maxAtOnce);
+	if (item.maxAtOnce !== undefined) item.pace.openTo(item.maxAtOnce);
 	let busy: BusyWaits | undefined;
 	for (;;) {
 		const reply = item.cap ? await sendWithinCap(item, item.cap) : await sendAtPace(item);
@@ -55,9 +49,6 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 		if (givenUp) return givenUp;
 	}
 }
-
-/** The run's cap and its ceiling at the account's pace, and the Max Requests at Once the user set. */
-type RunLimits = Pick<InTurns, 'cap' | 'ceiling'> & Pick<PaceLimits, 'maxAtOnce'>;
 
 const runLimits = new PerRun<RunLimits>();
 
@@ -76,7 +67,8 @@ function runLimitsOf(context: IExecuteSingleFunctions, run: RunState): RunLimits
 
 /** One send in its turn at the run's cap, the Max Requests the user set, then at the account's pace. */
 async function sendWithinCap(item: InTurns, cap: Pace): Promise<IDataObject | ItemFailure> {
-	const cappedAt = await takeTurn(item, cap);
+	const { run } = item.request;
+	const cappedAt = await cap.waitForTurn(run, run.stop).catch(stoppedFailure);
 	if (cappedAt instanceof ItemFailure) return cappedAt;
 	try {
 		return await sendAtPace(item);
@@ -87,32 +79,21 @@ async function sendWithinCap(item: InTurns, cap: Pace): Promise<IDataObject | It
 
 /** One send in its turn at the account's pace, which learns how it ended. */
 async function sendAtPace(item: InTurns): Promise<IDataObject | ItemFailure> {
-	const { pace } = item;
-	const sentAt = await takeTurn(item, pace, item.ceiling);
-	if (sentAt instanceof ItemFailure) return sentAt;
-	let reply: IDataObject | ItemFailure | undefined;
-	try {
-		reply = await postOnce(item.request);
-	} finally {
-		pace.requestEnded(sentAt, paceOutcome(reply));
-	}
-	return reply;
-}
-
-function paceOutcome(reply: IDataObject | ItemFailure | undefined): PaceOutcome {
-	if (reply === undefined) return 'other';
-	if (!(reply instanceof ItemFailure)) return 'accepted';
-	return reply.kind === 'busy' ? 'busy' : 'other';
-}
-
-/** The item's turn at a pace, as the time it may be sent; the failure when the run stopped first. */
-async function takeTurn(
-	{ request, stop }: InTurns,
-	pace: Pace,
-	ceiling?: number,
-): Promise<number | ItemFailure> {
+	const { request, pace } = item;
 	// A turn is refused only when the run stops.
-	return await pace.waitForTurn(request.run, stop, ceiling).catch(stoppedFailure);
+	const sentAt = await pace
+		.waitForTurn(request.run, request.run.stop, item.ceiling)
+		.catch(stoppedFailure);
+	if (sentAt instanceof ItemFailure) return sentAt;
+	let outcome: PaceOutcome = 'other';
+	try {
+		const reply = await postOnce(request);
+		if (!(reply instanceof ItemFailure)) outcome = 'accepted';
+		else if (reply.kind === 'busy') outcome = 'busy';
+		return reply;
+	} finally {
+		pace.requestEnded(sentAt, outcome);
+	}
 }
 
 function seconds(ms: number): string {
@@ -133,7 +114,7 @@ class BusyWaits {
 
 	/** Waits before the item is sent again; the failure to give when the limits are reached. */
 	async waitOrGiveUp(failure: ItemFailure): Promise<ItemFailure | undefined> {
-		const { request, pace, stop } = this.item;
+		const { request, pace } = this.item;
 		// While other requests to the account get through, the service is pacing them, not stuck.
 		if (pace.lastAcceptedAt > this.refusedAt) {
 			this.retries = 0;
@@ -147,7 +128,7 @@ class BusyWaits {
 			return failure.with(this.stillBusy(failure, nextMs));
 		}
 		if (retryAfterMs !== undefined) pace.holdUntil(Date.now() + nextMs);
-		const stopped = await pause(nextMs, stop).then(() => undefined, stoppedFailure);
+		const stopped = await pause(nextMs, request.run.stop).then(() => undefined, stoppedFailure);
 		if (stopped) return stopped;
 		this.waitedMs += nextMs;
 		this.retries += 1;

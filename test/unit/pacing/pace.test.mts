@@ -6,6 +6,23 @@ const RUN = {};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The gaps in ms between the next three turns, under fake timers: 1000 / the pace's rate (to the
+ * timer's millisecond), or 0 where it has none.
+ */
+async function gapsBetweenTurns(pace: Pace): Promise<number[]> {
+	const turns = Promise.all([1, 2, 3].map(async () => await pace.waitForTurn({})));
+	await vi.advanceTimersByTimeAsync(5000);
+	const times = await turns;
+	return times.slice(1).map((time, index) => time - times[index]);
+}
+
+/** Gaps of 1000 / `perSecond` ms, give or take a timer's rounding. */
+const gapsOf = (perSecond: number) => [
+	expect.closeTo(1000 / perSecond, -0.5),
+	expect.closeTo(1000 / perSecond, -0.5),
+];
+
 describe('Pace', () => {
 	it('starts with 10 at once, and grows by one per reply while the window is full: double per round', async () => {
 		const pace = new Pace();
@@ -17,7 +34,6 @@ describe('Pace', () => {
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
-		expect(pace.perSecond).toBeUndefined();
 	});
 
 	it('does not grow while the window is not full: more at once would bring nothing more through', async () => {
@@ -86,8 +102,8 @@ describe('Pace', () => {
 		await sleep(5);
 		expect(sent).toHaveLength(40);
 		pace.requestEnded(sent[0], 'busy');
-		pace.openTo(40);
-		expect(pace.window).toBe(20);
+		pace.openTo(80);
+		expect(pace.window).toBe(40);
 	});
 
 	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
@@ -107,61 +123,32 @@ describe('Pace', () => {
 		expect(entered).toBe(1);
 	});
 
-	it('then sends half as many at once as were under way, and lets the next go when one is done', async () => {
-		const pace = new Pace();
-		const started = await Promise.all(Array.from({ length: 10 }, async () => await pace.waitForTurn(RUN)));
-		pace.requestEnded(started[0], 'busy');
-		// 9 still under way: the window is half of the 10 there were, so nothing more goes now.
-		expect(pace.window).toBe(5);
-		let entered = 0;
-		for (let index = 0; index < 3; index++) void pace.waitForTurn(RUN).then(() => (entered += 1));
-		await new Promise((resolve) => setTimeout(resolve, 20));
-		expect(entered).toBe(0);
-		for (const sentAt of started.slice(1, 6)) pace.requestEnded(sentAt, 'other');
-		// 4 under way, 5 at once: one of the three waiting goes, at the new rate's next moment
-		// (8 per second: 80 % of the 10 under way, none accepted yet).
-		await sleep(180);
-		expect(entered).toBe(1);
-	});
-
-	it('after a slowdown the window grows by about one per window of accepted requests', async () => {
-		const pace = new Pace();
-		const sent: number[] = [];
-		for (let index = 0; index < 30; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
-		await sleep(5);
-		pace.requestEnded(sent.shift()!, 'busy');
-		// 9 under way: the window is 5, and the rate 80 % of the 10 there were, 8 per second.
-		expect(pace.window).toBe(5);
-		for (let index = 0; index < 5; index++) pace.requestEnded(sent.shift()!, 'accepted');
-		expect(pace.window).toBe(5);
-		// The 4 under way leave a place; a waiting turn takes it at the rate's next moment.
-		await sleep(150);
-		expect(sent).toHaveLength(5);
-		pace.requestEnded(sent.shift()!, 'accepted');
-		expect(pace.window).toBe(6);
-	});
-
-	it('learns a rate from what the service accepted in the last second, and slows once per burst', () => {
-		const pace = new Pace();
-		const now = Date.now();
-		for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
-		expect(pace.perSecond).toBeUndefined();
-		pace.requestEnded(now + 40, 'busy', now + 41);
-		expect(pace.perSecond).toBe(32);
-		// Refusals of requests sent before that slowdown belong to the same burst.
-		pace.requestEnded(now + 40, 'busy', now + 42);
-		expect(pace.perSecond).toBe(32);
-		pace.requestEnded(now + 50, 'busy', now + 51);
-		expect(pace.perSecond).toBeCloseTo(25.6);
+	it('learns a rate from what the service accepted in the last second, and slows once per burst', async () => {
+		vi.useFakeTimers();
+		try {
+			const pace = new Pace();
+			const now = Date.now();
+			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
+			expect(await gapsBetweenTurns(pace)).toEqual([0, 0]);
+			pace.requestEnded(now + 40, 'busy', now + 41);
+			// 80 % of the 40 accepted in the last second.
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
+			// Refusals of requests sent before that slowdown belong to the same burst.
+			pace.requestEnded(now + 40, 'busy', now + 42);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
+			pace.requestEnded(now + 50, 'busy', now + 51);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('after a refusal, the next request keeps its distance at the new rate', async () => {
 		const pace = new Pace();
 		const [refused, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
 		const refusedAt = Date.now();
-		pace.requestEnded(refused, 'busy', refusedAt);
 		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
-		expect(pace.perSecond).toBe(1.6);
+		pace.requestEnded(refused, 'busy', refusedAt);
 		const next = pace.waitForTurn(RUN);
 		pace.requestEnded(other, 'other');
 		expect((await next) - refusedAt).toBeGreaterThanOrEqual(620);
@@ -179,12 +166,17 @@ describe('Pace', () => {
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(45);
 	});
 
-	it('keeps to the limits the user set', () => {
-		const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
-		const now = Date.now();
-		for (let index = 0; index < 50; index++) pace.requestEnded(now, 'accepted', now + index);
-		expect(pace.window).toBe(3);
-		expect(pace.perSecond).toBe(5);
+	it('keeps to the limits the user set', async () => {
+		vi.useFakeTimers();
+		try {
+			const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
+			const now = Date.now();
+			for (let index = 0; index < 50; index++) pace.requestEnded(now, 'accepted', now + index);
+			expect(pace.window).toBe(3);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(5));
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('holds every turn until a Retry-After has passed', async () => {
@@ -232,21 +224,18 @@ describe('Pace shared by runs', () => {
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
 	});
 
-	it('opens up again once the service has said nothing of being busy for a minute', () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
+	it('opens up again once the service has said nothing of being busy for a minute', async () => {
+		vi.useFakeTimers();
 		try {
 			const pace = new Pace();
 			const now = Date.now();
 			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + index);
 			pace.requestEnded(now + 20, 'busy', now + 21);
-			expect(pace.perSecond).toBe(8);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(8));
 			vi.setSystemTime(now + 30_000);
-			void pace.waitForTurn(RUN);
-			expect(pace.perSecond).toBeDefined();
-			pace.requestEnded(now + 30_000, 'accepted');
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(8));
 			vi.setSystemTime(now + 90_000);
-			void pace.waitForTurn(RUN);
-			expect(pace.perSecond).toBeUndefined();
+			expect(await gapsBetweenTurns(pace)).toEqual([0, 0]);
 		} finally {
 			vi.useRealTimers();
 		}
