@@ -31,7 +31,7 @@ const FASTER_PER_SECOND = 0.03;
 /** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
 const LEAST_GAIN_PER_SECOND = 0.2;
 const SLOWEST_RATE = 0.5;
-/** After this long without the service saying it is busy, an idle pace opens up again. */
+/** After this long without the service saying it is busy, an idle pace's rate goes. */
 const QUIET_MS = 60_000;
 
 export class Pace {
@@ -62,9 +62,6 @@ export class Pace {
 
 	/** When the pending wake-up is due, if one is. */
 	private wakeAt?: number;
-
-	/** When the latest request of this pace was accepted. */
-	lastAcceptedAt = 0;
 
 	/** When a request last asked for a turn or ended. */
 	lastUsedAt = Date.now();
@@ -144,7 +141,7 @@ export class Pace {
 
 	/** The window: how many requests may be under way at once now. */
 	get window(): number {
-		return Math.max(1, Math.floor(this.windowSize));
+		return this.windowSize;
 	}
 
 	/** Nothing under way and nothing waiting. */
@@ -201,7 +198,6 @@ export class Pace {
 
 	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
 	private keptUp(now: number, full: boolean): void {
-		this.lastAcceptedAt = now;
 		this.accepted.push(now);
 		this.acceptedInLastSecond(now);
 		if (this.limits) return;

@@ -108,19 +108,11 @@ class BusyWaits {
 
 	private waitedMs = 0;
 
-	private refusedAt = 0;
-
 	constructor(private readonly item: InTurns) {}
 
 	/** Waits before the item is sent again; the failure to give when the limits are reached. */
 	async waitOrGiveUp(failure: ItemFailure): Promise<ItemFailure | undefined> {
 		const { request, pace } = this.item;
-		// While other requests to the account get through, the service is pacing them, not stuck.
-		if (pace.lastAcceptedAt > this.refusedAt) {
-			this.retries = 0;
-			this.waitedMs = 0;
-		}
-		this.refusedAt = Date.now();
 		const { retryAfterMs } = failure.details;
 		const nextMs = pauseBefore(this.retries, retryAfterMs);
 		this.limits ??= waitLimitsOf(request.context);
