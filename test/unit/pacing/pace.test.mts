@@ -17,6 +17,16 @@ async function gapsBetweenTurns(pace: Pace): Promise<number[]> {
 	return times.slice(1).map((time, index) => time - times[index]);
 }
 
+/** Runs `test` under fake timers, and puts the real ones back after it. */
+async function withFakeTimers(test: () => Promise<void>): Promise<void> {
+	vi.useFakeTimers();
+	try {
+		await test();
+	} finally {
+		vi.useRealTimers();
+	}
+}
+
 /** Gaps of 1000 / `perSecond` ms, give or take a timer's rounding. */
 const gapsOf = (perSecond: number) => [
 	expect.closeTo(1000 / perSecond, -0.5),
@@ -27,7 +37,8 @@ describe('Pace', () => {
 	it('starts with 10 at once, and grows by one per reply while the window is full: double per round', async () => {
 		const pace = new Pace();
 		const sent: number[] = [];
-		for (let index = 0; index < 100; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
+		for (let index = 0; index < 100; index++)
+			void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(sent).toHaveLength(10);
 		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'accepted');
@@ -98,7 +109,8 @@ describe('Pace', () => {
 		const pace = new Pace();
 		pace.openTo(40);
 		const sent: number[] = [];
-		for (let index = 0; index < 100; index++) void pace.waitForTurn(RUN).then((at) => sent.push(at));
+		for (let index = 0; index < 100; index++)
+			void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await sleep(5);
 		expect(sent).toHaveLength(40);
 		pace.requestEnded(sent[0], 'busy');
@@ -123,9 +135,8 @@ describe('Pace', () => {
 		expect(entered).toBe(1);
 	});
 
-	it('learns a rate from what the service accepted in the last second, and slows once per burst', async () => {
-		vi.useFakeTimers();
-		try {
+	it('learns a rate from what the service accepted in the last second, and slows once per burst', async () =>
+		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
 			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
@@ -138,10 +149,7 @@ describe('Pace', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
 			pace.requestEnded(now + 50, 'busy', now + 51);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
-		} finally {
-			vi.useRealTimers();
-		}
-	});
+		}));
 
 	it('after a refusal, the next request keeps its distance at the new rate', async () => {
 		const pace = new Pace();
@@ -166,18 +174,14 @@ describe('Pace', () => {
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(45);
 	});
 
-	it('keeps to the limits the user set', async () => {
-		vi.useFakeTimers();
-		try {
+	it('keeps to the limits the user set', async () =>
+		await withFakeTimers(async () => {
 			const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
 			const now = Date.now();
 			for (let index = 0; index < 50; index++) pace.requestEnded(now, 'accepted', now + index);
 			expect(pace.window).toBe(3);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(5));
-		} finally {
-			vi.useRealTimers();
-		}
-	});
+		}));
 
 	it('holds every turn until a Retry-After has passed', async () => {
 		const pace = new Pace();
@@ -224,9 +228,8 @@ describe('Pace shared by runs', () => {
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
 	});
 
-	it('opens up again once the service has said nothing of being busy for a minute', async () => {
-		vi.useFakeTimers();
-		try {
+	it('opens up again once the service has said nothing of being busy for a minute', async () =>
+		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
 			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + index);
@@ -236,8 +239,5 @@ describe('Pace shared by runs', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(8));
 			vi.setSystemTime(now + 90_000);
 			expect(await gapsBetweenTurns(pace)).toEqual([0, 0]);
-		} finally {
-			vi.useRealTimers();
-		}
-	});
+		}));
 });
