@@ -1,16 +1,18 @@
-/** A request waiting for its turn at a pace: `enter` lets it go; `gone` once it stopped waiting. */
+/** A request waiting for its turn at a pace: `enter` lets it go. */
 export interface Waiter {
-	gone: boolean;
 	enter: (sentAt: number) => void;
 }
 
 /**
  * One run's waiting requests at a pace (pace.ts), first come first served. Once the pace has the
- * run's ceiling under way, they go again only when an eighth of the ceiling is free, together
- * (why: the top of pace.ts).
+ * run's ceiling under way, they go again only when an eighth of the ceiling is free, together:
+ * one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays for").
  */
 export class Line {
-	private items: Waiter[] = [];
+	private readonly waiters = new Set<Waiter>();
+
+	/** Walks the waiters in the order they came: a Set's iterator also reaches those added later. */
+	private order = this.waiters.values();
 
 	/** The ceiling was reached, and too few places have been freed since. */
 	private atCeiling = false;
@@ -28,30 +30,25 @@ export class Line {
 		return true;
 	}
 
-	private head = 0;
-
 	push(waiter: Waiter): void {
-		this.items.push(waiter);
+		this.waiters.add(waiter);
 	}
 
-	/** The next waiter still there, or undefined. */
+	/** A waiter that stopped waiting. */
+	leave(waiter: Waiter): void {
+		this.waiters.delete(waiter);
+	}
+
+	/** Takes the first waiter, if there is one. */
 	next(): Waiter | undefined {
-		while (this.head < this.items.length) {
-			const waiter = this.items[this.head++];
-			if (this.head === this.items.length) {
-				// Emptied: the line is kept for its run (pace.ts), not the waiters that left it.
-				this.items.length = 0;
-				this.head = 0;
-			} else if (this.head > 1024 && 2 * this.head > this.items.length) {
-				this.items = this.items.slice(this.head);
-				this.head = 0;
-			}
-			if (!waiter.gone) return waiter;
-		}
-		return undefined;
+		let step = this.order.next();
+		// An iterator that has ended reaches nothing added later.
+		if (step.done) step = (this.order = this.waiters.values()).next();
+		if (!step.done) this.waiters.delete(step.value);
+		return step.value;
 	}
 
 	get empty(): boolean {
-		return this.head >= this.items.length;
+		return this.waiters.size === 0;
 	}
 }

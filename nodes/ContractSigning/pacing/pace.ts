@@ -93,17 +93,13 @@ export class Pace {
 		if (stop?.aborted) return Promise.reject(new Stopped());
 		const now = Date.now();
 		this.lastUsedAt = now;
-		if (this.waiting === 0 && now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS) {
-			this.forgetSlowdowns();
-		}
+		const quiet = now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS;
+		if (quiet && this.waiting === 0 && !this.limits) this.rate = undefined;
+		const line = this.lines.get(run) ?? new Line(ceiling);
+		this.lines.set(run, line);
 		return new Promise<number>((resolve, reject) => {
-			const waiter = new TurnWaiter(this, resolve, reject, stop);
+			const waiter = new TurnWaiter(this, line, resolve, reject, stop);
 			stop?.addEventListener('abort', waiter, { once: true });
-			let line = this.lines.get(run);
-			if (!line) {
-				line = new Line(ceiling);
-				this.lines.set(run, line);
-			}
 			line.push(waiter);
 			this.rotation.add(line);
 			this.waiting += 1;
@@ -121,7 +117,9 @@ export class Pace {
 	}
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
-	stoppedWaiting(): void {
+	stoppedWaiting(line: Line, waiter: Waiter): void {
+		line.leave(waiter);
+		if (line.empty) this.rotation.delete(line);
 		this.waiting -= 1;
 	}
 
@@ -177,7 +175,7 @@ export class Pace {
 			this.rotation.delete(line);
 			const waiter = line.next();
 			if (!line.empty) this.rotation.add(line);
-			if (waiter) return waiter;
+			return waiter;
 		}
 		return undefined;
 	}
@@ -189,11 +187,6 @@ export class Pace {
 			if (this.wakeAt === at) this.wakeAt = undefined;
 			this.letIn();
 		});
-	}
-
-	/** A minute without refusals: the rate goes. */
-	private forgetSlowdowns(): void {
-		if (!this.limits) this.rate = undefined;
 	}
 
 	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
@@ -232,10 +225,9 @@ export class Pace {
 
 /** A request waiting for its turn at a pace; also its listener for the end of its wait. */
 class TurnWaiter implements Waiter {
-	gone = false;
-
 	constructor(
 		private readonly pace: Pace,
+		private readonly line: Line,
 		private readonly resolve: (sentAt: number) => void,
 		private readonly reject: (error: Error) => void,
 		private readonly stop: StopSignal | undefined,
@@ -248,8 +240,7 @@ class TurnWaiter implements Waiter {
 
 	/** The wait's signal aborted. */
 	handleEvent(): void {
-		this.gone = true;
-		this.pace.stoppedWaiting();
+		this.pace.stoppedWaiting(this.line, this);
 		this.reject(new Stopped());
 	}
 }

@@ -228,6 +228,18 @@ describe('Pace shared by runs', () => {
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
 	});
 
+	it('a run whose every waiting request stopped holds back no other run', async () => {
+		const pace = new Pace({ maxAtOnce: 1 });
+		const first = await pace.waitForTurn({});
+		const stop = new AbortController();
+		const stopped = pace.waitForTurn({}, stop.signal);
+		const other = pace.waitForTurn({});
+		stop.abort();
+		await expect(stopped).rejects.toBeInstanceOf(Stopped);
+		pace.requestEnded(first, 'accepted');
+		expect(await other).toBeGreaterThan(0);
+	});
+
 	it('opens up again once the service has said nothing of being busy for a minute', async () =>
 		await withFakeTimers(async () => {
 			const pace = new Pace();
