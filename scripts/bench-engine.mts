@@ -152,12 +152,13 @@ async function startStandInProcess() {
 			'--',
 			'--api-key',
 			apiKey,
+			// It ends with this process, even one of --heap-limits that runs out of memory: else it
+			// would hold the output pipe that process's parent waits on.
+			'--until-stdin-ends',
 		],
-		{ cwd: HERE, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+		{ cwd: HERE, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
 	);
 	const exited = new Promise((resolve) => child.once('exit', resolve));
-	// Also when this process ends on an error.
-	process.once('exit', () => child.kill());
 	for await (const line of createInterface({ input: child.stdout })) {
 		const url = /^stand-in listening on (\S+)$/.exec(line)?.[1];
 		if (!url) continue;

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -553,4 +555,40 @@ describe('request log and lifecycle', () => {
 		});
 		await new Promise((resolve) => probe.close(resolve));
 	});
+});
+
+describe('in a process of its own (serve.mts)', () => {
+	/** serve.mts started with --until-stdin-ends, once it listens; `ended` resolves when it exits. */
+	async function serve() {
+		const child = spawn(
+			process.execPath,
+			[
+				'node_modules/vite-node/vite-node.mjs',
+				'test/service/serve.mts',
+				'--',
+				'--until-stdin-ends',
+			],
+			{ stdio: ['pipe', 'pipe', 'inherit'] },
+		);
+		const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		for await (const line of createInterface({ input: child.stdout })) {
+			if (line.startsWith('stand-in listening on')) break;
+		}
+		return { child, ended };
+	}
+
+	it('ends when its standard input ends, as when the process that started it dies', async () => {
+		const { child, ended } = await serve();
+		child.stdin.end();
+		await ended;
+		expect(child.exitCode).toBe(0);
+	}, 30_000);
+
+	it('still ends at SIGTERM while its standard input stays open', async () => {
+		const { child, ended } = await serve();
+		child.kill('SIGTERM');
+		await ended;
+		expect(child.exitCode).toBe(0);
+		child.stdin.end();
+	}, 30_000);
 });
