@@ -27,9 +27,8 @@ const FIRST_WINDOW = 10;
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
 export const ACCOUNT_CEILING = 256;
 const SLOWER = 0.8;
-const FASTER_PER_SECOND = 0.03;
-/** Requests per second the rate gains each second at least, so a low rate recovers in seconds. */
-const LEAST_GAIN_PER_SECOND = 0.2;
+/** The rate's rise per accepted request: at `rate` of them a second, 3 % a second. */
+const FASTER_PER_ACCEPTED = 0.03;
 const SLOWEST_RATE = 0.5;
 /** After this long without the service saying it is busy, an idle pace's rate goes. */
 const QUIET_MS = 60_000;
@@ -196,10 +195,7 @@ export class Pace {
 		if (this.limits) return;
 		// Never past the most under way plus one: only a full window grows.
 		if (full) this.windowSize += 1;
-		if (this.rate !== undefined) {
-			const gain = Math.max(FASTER_PER_SECOND * this.rate, LEAST_GAIN_PER_SECOND);
-			this.rate += gain / this.rate;
-		}
+		if (this.rate !== undefined) this.rate += FASTER_PER_ACCEPTED;
 	}
 
 	private refused(sentAt: number, now: number): void {

@@ -151,6 +151,19 @@ describe('Pace', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
 		}));
 
+	it('speeds up by 3 % a second while the service keeps up', async () =>
+		await withFakeTimers(async () => {
+			const pace = new Pace();
+			const now = Date.now();
+			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
+			pace.requestEnded(now + 40, 'busy', now + 41);
+			// At 32 a second, 100 accepted take about 3 s: 32 + 100 × 0.03.
+			for (let index = 0; index < 100; index++) {
+				pace.requestEnded(now + 50, 'accepted', now + 50 + index * 31);
+			}
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(35));
+		}));
+
 	it('after a refusal, the next request keeps its distance at the new rate', async () => {
 		const pace = new Pace();
 		const [refused, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
