@@ -27,6 +27,15 @@ async function withFakeTimers(test: () => Promise<void>): Promise<void> {
 	}
 }
 
+/**
+ * `accepted` requests accepted within the last second at `now`, then one refused: the pace
+ * learns a rate of 80 % of them.
+ */
+function learnRate(pace: Pace, accepted: number, now: number): void {
+	for (let index = 0; index < accepted; index++) pace.requestEnded(now, 'accepted', now + index);
+	pace.requestEnded(now + accepted, 'busy', now + accepted + 1);
+}
+
 /** Gaps of 1000 / `perSecond` ms, give or take a timer's rounding. */
 const gapsOf = (perSecond: number) => [
 	expect.closeTo(1000 / perSecond, -0.5),
@@ -155,8 +164,7 @@ describe('Pace', () => {
 		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
-			pace.requestEnded(now + 40, 'busy', now + 41);
+			learnRate(pace, 40, now);
 			// At 32 a second, 100 accepted take about 3 s: 32 + 100 × 0.03.
 			for (let index = 0; index < 100; index++) {
 				pace.requestEnded(now + 50, 'accepted', now + 50 + index * 31);
@@ -257,8 +265,7 @@ describe('Pace shared by runs', () => {
 		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + index);
-			pace.requestEnded(now + 20, 'busy', now + 21);
+			learnRate(pace, 10, now);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(8));
 			vi.setSystemTime(now + 30_000);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(8));
