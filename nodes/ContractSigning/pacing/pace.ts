@@ -125,7 +125,7 @@ export class Pace {
 	/** A request that had its turn has ended: the pace learns from how. */
 	requestEnded(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(now, this.inFlight >= this.window);
+		if (outcome === 'accepted') this.keptUp(sentAt, now, this.inFlight >= this.window);
 		if (outcome === 'busy') this.refused(sentAt, now);
 		this.inFlight -= 1;
 		this.letIn();
@@ -189,13 +189,17 @@ export class Pace {
 	}
 
 	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
-	private keptUp(now: number, full: boolean): void {
+	private keptUp(sentAt: number, now: number, full: boolean): void {
 		this.accepted.push(now);
-		this.acceptedInLastSecond(now);
+		const accepted = this.acceptedInLastSecond(now);
 		if (this.limits) return;
 		// Never past the most under way plus one: only a full window grows.
 		if (full) this.windowSize += 1;
-		if (this.rate !== undefined) this.rate += FASTER_PER_ACCEPTED;
+		if (this.rate === undefined) return;
+		// Replies need not come in the order the service answered: one of the burst that comes after
+		// its refusal was not counted when the rate was learned.
+		if (sentAt < this.lastSlowdownAt) this.rate = Math.max(this.rate, accepted * SLOWER);
+		else this.rate += FASTER_PER_ACCEPTED;
 	}
 
 	private refused(sentAt: number, now: number): void {

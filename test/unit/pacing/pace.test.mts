@@ -160,6 +160,17 @@ describe('Pace', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
 		}));
 
+	it('counts toward its rate the replies of a burst that come after the burst’s refusal', async () =>
+		await withFakeTimers(async () => {
+			const pace = new Pace();
+			const now = Date.now();
+			learnRate(pace, 30, now);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(24));
+			// 10 more of the burst were accepted: 80 % of the 40.
+			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + 40 + index);
+			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
+		}));
+
 	it('speeds up by 3 % a second while the service keeps up', async () =>
 		await withFakeTimers(async () => {
 			const pace = new Pace();
