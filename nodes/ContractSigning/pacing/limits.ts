@@ -1,6 +1,6 @@
 /**
- * The limits the user set in Options on the node's pace and on its waits for a busy service
- * (description/settings.ts), and where a message sends the user to change them.
+ * The limits the user set in Options (description/settings.ts) on the node's pace and on its
+ * waits for a busy service.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import {
@@ -15,36 +15,24 @@ export interface PaceLimits {
 	maxPerSecond?: number;
 }
 
-/** How long and how often one item may wait for a busy service; the user sets both. */
 export interface WaitLimits {
 	maxRetries: number;
 	maxWaitMs: number;
 }
 
-/** Where the node shows the limits, in the words a message uses to send the user there. */
-export const LIMITS_SHOWN = {
-	waits: 'as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow',
-	rate: 'Options → Max Requests per Second',
-};
-
-/** The waits for a busy service the user allowed the item's node. */
-export function waitLimitsOf(context: IExecuteSingleFunctions): WaitLimits {
-	return waitLimits(context.getNodeParameter(optionsField.name, {}));
+/** The item's node's Options, where the limits are. */
+export function optionsOf(context: IExecuteSingleFunctions): unknown {
+	return context.getNodeParameter(optionsField.name, {});
 }
 
-/** The cap the user set on the node's own pace. */
-export function paceLimitsOf(context: IExecuteSingleFunctions): PaceLimits {
-	return paceLimits(context.getNodeParameter(optionsField.name, {}));
-}
-
-/** The waits a limits' collection allows; anything unreadable keeps its default. */
+/** The waits Options allow an item; anything unreadable keeps its default. */
 export function waitLimits(value: unknown): WaitLimits {
 	const maxRetries = numberIn(value, 'maxRetries', 0) ?? DEFAULT_MAX_RETRIES;
 	const maxWaitSeconds = numberIn(value, 'maxWaitSeconds', 0) ?? DEFAULT_MAX_WAIT_SECONDS;
 	return { maxRetries: Math.floor(maxRetries), maxWaitMs: maxWaitSeconds * 1000 };
 }
 
-/** The limits the user set; anything unreadable is left to the pace. */
+/** The cap Options set a run; anything unreadable is left to the pace. */
 export function paceLimits(value: unknown): PaceLimits {
 	const maxAtOnce = numberIn(value, 'maxAtOnce', Number.MIN_VALUE);
 	return {

@@ -8,17 +8,16 @@ export interface Waiter {
  * run's ceiling under way, they go again only when an eighth of the ceiling is free, together:
  * one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays for").
  */
-export class Line {
-	private readonly waiters = new Set<Waiter>();
-
+export class Line extends Set<Waiter> {
 	/** Walks the waiters in the order they came: a Set's iterator also reaches those added later. */
-	private order = this.waiters.values();
+	private order = this.values();
 
 	/** The ceiling was reached, and too few places have been freed since. */
 	private atCeiling = false;
 
-	/** The run's requests go only while fewer than this many of the pace's are under way. */
-	constructor(readonly ceiling: number) {}
+	constructor(readonly ceiling: number) {
+		super();
+	}
 
 	/** Whether the run's next request may go while `inFlight` of the pace's are under way. */
 	mayGo(inFlight: number): boolean {
@@ -30,25 +29,11 @@ export class Line {
 		return true;
 	}
 
-	push(waiter: Waiter): void {
-		this.waiters.add(waiter);
-	}
-
-	/** A waiter that stopped waiting. */
-	leave(waiter: Waiter): void {
-		this.waiters.delete(waiter);
-	}
-
-	/** Takes the first waiter, if there is one. */
 	next(): Waiter | undefined {
 		let step = this.order.next();
 		// An iterator that has ended reaches nothing added later.
-		if (step.done) step = (this.order = this.waiters.values()).next();
-		if (!step.done) this.waiters.delete(step.value);
+		if (step.done) step = (this.order = this.values()).next();
+		if (!step.done) this.delete(step.value);
 		return step.value;
-	}
-
-	get empty(): boolean {
-		return this.waiters.size === 0;
 	}
 }

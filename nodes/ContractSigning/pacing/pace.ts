@@ -1,17 +1,10 @@
 /**
- * How fast the node sends to one service account, for every execution at once (one pace per
- * account in the process: account-paces.ts). Each request waits here for its turn, the way TCP
- * paces a connection:
- * - a window of requests at once: 10 at first, one more per reply while it is full (it doubles per
- *   round of replies);
- * - a rate, once the service has said it is busy: a fifth below what it accepted in the last
- *   second, rising a little each second while it keeps up;
- * - a hold: a `Retry-After` holds back every request until it has passed;
- * - a ceiling per run (line.ts), and turns round the runs that wait, one each in turn, so that a
- *   run of one item is not queued behind a run of thousands.
- * After a minute without refusals and nothing waiting, the rate goes.
- * A run whose user set Max Requests per Second or at Once also gets a pace of its own with those
- * limits, which learns nothing (its cap).
+ * How fast the node sends to one service account, for every execution at once, the way TCP paces
+ * a connection: a window that doubles per round of replies while it is full; once the service
+ * says it is busy, a rate a fifth below what it accepted in the last second, rising while it keeps
+ * up; a hold for a `Retry-After`; and turns round the runs that wait, so that a run of one item is
+ * not queued behind a run of thousands. After a minute without refusals, the rate goes.
+ * Given the Max Requests limits a user set, it is that run's cap instead, and learns nothing.
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
@@ -19,7 +12,6 @@ import type { StopSignal } from '../run/run-state';
 import type { PaceLimits } from './limits';
 import { Line, type Waiter } from './line';
 
-/** How a request ended, for the pace: accepted, refused as too many, or anything else. */
 export type PaceOutcome = 'accepted' | 'busy' | 'other';
 
 /** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
@@ -38,10 +30,7 @@ export class Pace {
 
 	private waiting = 0;
 
-	/**
-	 * Every run's line, waiting or not: a run whose line empties between its turns (one capped by
-	 * Max Requests at Once gets them one at a time) still goes in groups at its ceiling.
-	 */
+	/** Every run's line, also while empty: a capped run's, which empties between its turns, keeps its groups. */
 	private readonly lines = new WeakMap<object, Line>();
 
 	/** The lines with waiters; the set's order is the rotation. */
@@ -49,7 +38,7 @@ export class Pace {
 
 	private windowSize: number;
 
-	/** Requests per second; none until the service first says it is busy, or the user sets one. */
+	/** Requests per second: none until the service first says it is busy. */
 	private rate?: number;
 
 	private nextSendAt = 0;
@@ -59,30 +48,22 @@ export class Pace {
 
 	private lastSlowdownAt = 0;
 
-	/** When the pending wake-up is due, if one is. */
 	private wakeAt?: number;
 
-	/** When a request last asked for a turn or ended. */
 	lastUsedAt = Date.now();
 
 	/** Reply times of the requests accepted in the last second, oldest first. */
 	private accepted: number[] = [];
 
-	/**
-	 * An account's pace, which learns from the replies; or, given the limits the user set, a run's
-	 * cap, which keeps to them and learns nothing.
-	 */
 	constructor(private readonly limits?: PaceLimits) {
 		this.windowSize = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
 		this.rate = limits?.maxPerSecond;
 	}
 
 	/**
-	 * Waits for a request's turn: a place in the window, its moment at the current rate, the end
-	 * of any hold the service asked for, and its run's turn in the rotation. `run` is what the
-	 * request's run is known by; its requests go only while fewer than `ceiling` are under way (at
-	 * a run's cap, its Max Requests at Once: so that they go in groups there too).
-	 * Returns the time it may be sent, for `requestEnded`.
+	 * Waits for a place in the window, a moment at the rate, the end of any hold, and the run's turn
+	 * in the rotation; the run's requests go only while fewer than `ceiling` are under way.
+	 * Resolves to the time it may be sent, for `requestEnded`.
 	 */
 	waitForTurn(
 		run: object,
@@ -99,17 +80,14 @@ export class Pace {
 		return new Promise<number>((resolve, reject) => {
 			const waiter = new TurnWaiter(this, line, resolve, reject, stop);
 			stop?.addEventListener('abort', waiter, { once: true });
-			line.push(waiter);
+			line.add(waiter);
 			this.rotation.add(line);
 			this.waiting += 1;
 			this.letIn();
 		});
 	}
 
-	/**
-	 * A run's user set Max Requests at Once: the service takes that many at once. An account that
-	 * has not said it is busy since its rate last went starts there rather than growing to it.
-	 */
+	/** A run's Max Requests at Once: an account not busy since its rate last went starts there. */
 	openTo(maxAtOnce: number): void {
 		if (this.limits || this.rate !== undefined) return;
 		this.windowSize = Math.max(this.windowSize, maxAtOnce);
@@ -117,12 +95,11 @@ export class Pace {
 
 	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
 	stoppedWaiting(line: Line, waiter: Waiter): void {
-		line.leave(waiter);
-		if (line.empty) this.rotation.delete(line);
+		line.delete(waiter);
+		if (line.size === 0) this.rotation.delete(line);
 		this.waiting -= 1;
 	}
 
-	/** A request that had its turn has ended: the pace learns from how. */
 	requestEnded(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
 		this.lastUsedAt = now;
 		if (outcome === 'accepted') this.keptUp(sentAt, now, this.inFlight >= this.window);
@@ -136,17 +113,14 @@ export class Pace {
 		this.notBefore = Math.max(this.notBefore, time);
 	}
 
-	/** The window: how many requests may be under way at once now. */
 	get window(): number {
 		return this.windowSize;
 	}
 
-	/** Nothing under way and nothing waiting. */
 	get idle(): boolean {
 		return this.inFlight === 0 && this.waiting === 0;
 	}
 
-	/** Gives turns while there is a place and the moment has come; else wakes up when it comes. */
 	private letIn(): void {
 		while (this.waiting > 0 && this.inFlight < this.window) {
 			const now = Date.now();
@@ -164,16 +138,13 @@ export class Pace {
 		}
 	}
 
-	/**
-	 * The first waiter of the run whose turn it is, among the runs below their ceiling; that run
-	 * goes to the back of the rotation.
-	 */
+	/** The first waiter of the next run below its ceiling; that run goes to the back. */
 	private nextInRotation(): Waiter | undefined {
 		for (const line of this.rotation) {
 			if (!line.mayGo(this.inFlight)) continue;
 			this.rotation.delete(line);
 			const waiter = line.next();
-			if (!line.empty) this.rotation.add(line);
+			if (line.size > 0) this.rotation.add(line);
 			return waiter;
 		}
 		return undefined;
@@ -188,12 +159,10 @@ export class Pace {
 		});
 	}
 
-	/** An accepted request; `full` when the window was, so that a larger one could bring more through. */
 	private keptUp(sentAt: number, now: number, full: boolean): void {
 		this.accepted.push(now);
 		const accepted = this.acceptedInLastSecond(now);
 		if (this.limits) return;
-		// Never past the most under way plus one: only a full window grows.
 		if (full) this.windowSize += 1;
 		if (this.rate === undefined) return;
 		// Replies need not come in the order the service answered: one of the burst that comes after
@@ -216,14 +185,13 @@ export class Pace {
 		this.nextSendAt = Math.max(this.nextSendAt, now + 1000 / this.rate);
 	}
 
-	/** How many were accepted in the last second; the older ones are dropped. */
 	private acceptedInLastSecond(now: number): number {
 		while (this.accepted.length > 0 && this.accepted[0] <= now - 1000) this.accepted.shift();
 		return this.accepted.length;
 	}
 }
 
-/** A request waiting for its turn at a pace; also its listener for the end of its wait. */
+/** A request waiting for its turn; also its stop listener, so that a waiting item holds one object. */
 class TurnWaiter implements Waiter {
 	constructor(
 		private readonly pace: Pace,
@@ -238,7 +206,6 @@ class TurnWaiter implements Waiter {
 		this.resolve(sentAt);
 	}
 
-	/** The wait's signal aborted. */
 	handleEvent(): void {
 		this.pace.stoppedWaiting(this.line, this);
 		this.reject(new Stopped());
