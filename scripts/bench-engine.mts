@@ -1,8 +1,9 @@
 /**
  * The node's own cost per item, without a server around it: Contract → Create for many items
  * through n8n's engine (n8n-core's WorkflowExecute, in this process) against the stand-in (in its own).
- * The same work is done, in the same rounds, by two other methods: a declarative node of n8n's
- * routing alone (test/engine/routing-alone-node.mts), and n8n's HTTP Request node (4.2, from the
+ * The same work is done, in the same rounds, by other methods: a declarative node of n8n's
+ * routing alone (test/engine/routing-alone-node.mts), the same beside this node's panel (n8n's
+ * routing walks every field of a node for every item), and n8n's HTTP Request node (4.2, from the
  * pinned n8n of the end-to-end tests) with this package's credential. With --against <other
  * checkout, built>, that checkout's package is measured too, interleaved, so two versions of the
  * send path are compared on equal terms.
@@ -15,7 +16,7 @@
  * from one more run of each method, the live heap's growth at its peak (see liveHeapPeak). The
  * heap figures mean most with --items 10000.
  *
- * With --profile, one more run of each method with 2 mapped fields (this node, routing alone,
+ * With --profile, one more run of each method with 2 mapped fields (this node, routing alone and with this panel,
  * HTTP Request) under V8's sampling heap profiler, whose profile is read whenever the sampled heap
  * is at its highest so far in the run. V8 collects all garbage before it builds a profile, so a
  * profile holds the bytes still reachable, and the heap falls back to them after each read: of the
@@ -106,8 +107,12 @@ interface Method {
 }
 
 const { seedClient } = await import('../test/service/seed-client.mts');
-const { routingAloneNode, ROUTING_ALONE_NODE_TYPE } =
-	await import('../test/engine/routing-alone-node.mts');
+const {
+	routingAloneNode,
+	routingAlonePanelNode,
+	ROUTING_ALONE_NODE_TYPE,
+	ROUTING_ALONE_PANEL_NODE_TYPE,
+} = await import('../test/engine/routing-alone-node.mts');
 const {
 	registerHttpRequestNode,
 	httpRequestContractCreate,
@@ -129,6 +134,7 @@ const engines = await Promise.all(
 	})),
 );
 ownEngine.registerNodeType(routingAloneNode);
+ownEngine.registerNodeType(routingAlonePanelNode);
 const nodesBaseVersion = await registerHttpRequestNode();
 const n8nCoreVersion = (
 	JSON.parse(readFileSync(join(HERE, 'node_modules/n8n-core/package.json'), 'utf8')) as {
@@ -211,6 +217,19 @@ const groups: Method[][] = (
 				package: `n8n-core ${n8nCoreVersion}, declarative`,
 				runWorkflow: ownEngine.runWorkflow,
 				step: { name: STEP_NAME, type: ROUTING_ALONE_NODE_TYPE, parameters: MAPPED },
+				profiled: true,
+			},
+		],
+		[
+			{
+				name: 'routing alone, this node’s panel: 2 mapped fields',
+				package: `n8n-core ${n8nCoreVersion}, declarative`,
+				runWorkflow: ownEngine.runWorkflow,
+				step: {
+					name: STEP_NAME,
+					type: ROUTING_ALONE_PANEL_NODE_TYPE,
+					parameters: { resource: 'contract', operation: 'create', ...MAPPED },
+				},
 				profiled: true,
 			},
 		],

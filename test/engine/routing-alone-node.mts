@@ -4,6 +4,7 @@
  * execute method, nothing of this package's node: what a declarative node costs in n8n itself.
  */
 import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
+import { ContractSigning } from '../../nodes/ContractSigning/ContractSigning.node';
 import { CREDENTIAL_TYPE } from './n8n-engine.mts';
 
 export const ROUTING_ALONE_NODE_TYPE = 'test.routingAloneContractCreate';
@@ -49,6 +50,37 @@ export const routingAloneNode: INodeType = {
 				default: '',
 				routing: { send: { type: 'body', property: 'data.contract.name' } },
 			},
+		],
+	},
+};
+
+const routed = new Set(routingAloneNode.description.properties.map(({ name }) => name));
+
+export const ROUTING_ALONE_PANEL_NODE_TYPE = 'test.routingAlonePanelContractCreate';
+
+/**
+ * The same routing beside this package's panel: every field of the node, with no routing of its
+ * own. n8n's routing walks every field of a node for every item, whether it is shown or not, so
+ * this is what n8n itself costs for a node with this panel.
+ */
+export const routingAlonePanelNode: INodeType = {
+	description: {
+		...routingAloneNode.description,
+		displayName: 'Contract Create, routing alone, this panel',
+		name: ROUTING_ALONE_PANEL_NODE_TYPE,
+		defaults: { name: 'Contract Create, routing alone, this panel' },
+		properties: [
+			...routingAloneNode.description.properties,
+			...new ContractSigning().description.properties
+				.filter(({ name }) => !routed.has(name))
+				.map(({ routing: _, ...property }) => ({
+					...property,
+					...(property.options && {
+						options: property.options.map((option) =>
+							'routing' in option ? { ...option, routing: undefined } : option,
+						),
+					}),
+				})),
 		],
 	},
 };
