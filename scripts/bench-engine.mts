@@ -16,11 +16,12 @@
  * from one more run of each method, the live heap's growth at its peak (see liveHeapPeak). The
  * heap figures mean most with --items 10000.
  *
- * With --profile, one more run of each method with 2 mapped fields (this node, routing alone and with this panel,
- * HTTP Request) under V8's sampling heap profiler, whose profile is read whenever the sampled heap
- * is at its highest so far in the run. V8 collects all garbage before it builds a profile, so a
- * profile holds the bytes still reachable, and the heap falls back to them after each read: of the
- * profiles read, the one with the most live bytes is summarised, by where those were allocated.
+ * With --profile, one more run of each method with 2 mapped fields (this node, routing alone and
+ * with this panel, HTTP Request) under V8's sampling heap profiler, whose profile is read whenever
+ * the sampled heap is at its highest so far in the run. V8 collects all garbage before it builds a
+ * profile, so a profile holds the bytes still reachable, and the heap falls back to them after each
+ * read: of the profiles read, the one with the most live bytes is summarised, by where those were
+ * allocated.
  *
  * With --cpu-profile, one more run of each of those methods under V8's CPU profiler: where its
  * processor time went, by the script that was running (its package, or this node's file).

@@ -30,7 +30,7 @@ export class Pace {
 
 	private waiting = 0;
 
-	/** Every run's line, also while empty: a capped run's, which empties between its turns, keeps its groups. */
+	/** Every run's line, kept while empty, so that a capped run still goes in groups. */
 	private readonly lines = new WeakMap<object, Line>();
 
 	/** The lines with waiters; the set's order is the rotation. */
