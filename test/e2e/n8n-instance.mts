@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import {
 	ensureN8n,
 	freePort,
+	N8N_LINE_UNDER_TEST,
 	n8nEnv,
 	parseJsonAfterLogs,
 	runN8nCli,
@@ -47,6 +48,7 @@ export interface ExampleWorkflow {
 		type: string;
 		webhookId?: string;
 		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
 	}>;
 }
 
@@ -55,7 +57,7 @@ export const readExample = (file: string) =>
 
 /** The path a webhook example answers on, under /webhook/. */
 export function webhookPath(example: ExampleWorkflow): string {
-	const webhook = example.nodes.find((node) => node.name === 'CRM Contact')!;
+	const webhook = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!;
 	return String(webhook.parameters.path);
 }
 
@@ -479,6 +481,55 @@ export async function endedRuns(
 		}
 		await sleep(100);
 	}
+}
+
+export interface Execution {
+	id: string;
+	status: string;
+	/** The run data, serialised (see unflatten). */
+	data?: string;
+}
+
+/**
+ * The editor's Execute workflow from one of the workflow's triggers (its pinned data, if it has
+ * any); the run, once it has ended. n8n 1.x takes the workflow itself in the request, as its
+ * editor sends it; later lines read the saved one.
+ */
+export async function runFromTrigger(
+	rest: RestSession,
+	workflowId: string,
+	trigger: string,
+	withinMs: number,
+): Promise<Execution> {
+	const workflowData = N8N_LINE_UNDER_TEST?.startsWith('1.')
+		? await restJson<unknown>(rest, `/rest/workflows/${workflowId}`)
+		: undefined;
+	const started = await restJson<{ executionId?: string }>(
+		rest,
+		`/rest/workflows/${workflowId}/run`,
+		{
+			method: 'POST',
+			body: JSON.stringify({ workflowData, triggerToStartFrom: { name: trigger } }),
+		},
+	);
+	if (!started.executionId) throw new Error(`no run started: ${JSON.stringify(started)}`);
+	const giveUpAt = Date.now() + withinMs;
+	for (;;) {
+		const execution = await restJson<Execution>(rest, `/rest/executions/${started.executionId}`);
+		if (runHasEnded(execution.status)) return execution;
+		if (Date.now() > giveUpAt) throw new Error(`run ${started.executionId} did not end`);
+		await sleep(100);
+	}
+}
+
+/** The run's error, if n8n recorded one, for a failure message. */
+export function runError(execution: Execution): string | undefined {
+	if (!execution.data) return undefined;
+	const run = unflatten(execution.data) as {
+		resultData?: { error?: { message?: string; node?: { name?: string } } };
+	};
+	const error = run.resultData?.error;
+	return error ? `${error.node?.name ?? 'workflow'}: ${error.message}` : undefined;
 }
 
 /**

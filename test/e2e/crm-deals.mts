@@ -1,0 +1,270 @@
+/**
+ * The deal events of the won-deal tests, and what n8n's CRM nodes output for them: the trigger's
+ * event and each CRM step's read, shaped as those nodes in n8n 2.41.1 put them out, to pin in a
+ * copy of the example (a CRM cannot be reached here). Where a shape rests on the CRM's documented
+ * format rather than on n8n's own test data, its function says so.
+ */
+
+/** A deal event as a test tells it: the deal, its customer, and what changed. */
+export interface DealEvent {
+	dealId: string;
+	name: string;
+	/** The deal is won now. */
+	won: boolean;
+	/** Something other than the status changed: the deal was won before, or never was. */
+	edited?: boolean;
+	customerId: string;
+	fullname: string;
+	email: string;
+	company: string;
+}
+
+type Pins = Record<string, Array<{ json: Record<string, unknown> }>>;
+
+const items = (values: Array<Record<string, unknown>>) => values.map((json) => ({ json }));
+
+/** The body a CRM posts to the Webhook example, as its Deal Won step documents it. */
+export function webhookBody(event: DealEvent) {
+	return {
+		deal: { id: event.dealId, name: event.name, status: event.won ? 'won' : 'open' },
+		customer: {
+			id: event.customerId,
+			name: event.fullname,
+			email: event.email,
+			company: event.company,
+		},
+	};
+}
+
+/**
+ * One Pipedrive Trigger event (Action Change, Entity Deal), and the person and organization Get
+ * Person and Get Organization read. The trigger puts out the webhook's body as received: Pipedrive's
+ * webhooks v2 (meta, data, previous), where previous holds only the fields the change altered
+ * (Pipedrive's "Guide for Webhooks v2"); the person and organization as n8n's Pipedrive v2 test
+ * data has them (packages/nodes-base/nodes/Pipedrive/test/v2/mock-data.json). The customer is
+ * the organization, whose id is the event's customerId; the person's id is the organization's
+ * plus 1000.
+ */
+export function pipedrivePins(event: DealEvent): Pins {
+	const dealId = Number(event.dealId);
+	const orgId = Number(event.customerId);
+	const personId = orgId + 1000;
+	const update_time = '2026-11-20T09:00:00Z';
+	const previous = event.edited
+		? { value: 4000, update_time }
+		: event.won
+			? { status: 'open', stage_id: 4, won_time: null, update_time }
+			: { stage_id: 2, update_time };
+	return {
+		'Pipedrive Trigger': items([
+			{
+				meta: {
+					action: 'change',
+					entity: 'deal',
+					company_id: '14712380',
+					correlation_id: `c0ffee00-0000-4000-8000-${String(dealId).padStart(12, '0')}`,
+					entity_id: String(dealId),
+					id: `5b8e2a44-1f0c-4d7e-b9a3-${String(dealId).padStart(12, '0')}`,
+					is_bulk_edit: false,
+					timestamp: '2026-11-28T10:15:30.123Z',
+					type: 'general',
+					user_id: '25455458',
+					version: '2.0',
+					webhook_id: '1254803',
+					webhook_owner_id: '25455458',
+					change_source: 'app',
+					attempt: 1,
+					host: 'acme.pipedrive.com',
+					permitted_user_ids: ['25455458'],
+				},
+				data: {
+					id: dealId,
+					title: event.name,
+					status: event.won ? 'won' : 'open',
+					stage_id: event.won ? 5 : 3,
+					pipeline_id: 1,
+					person_id: personId,
+					org_id: orgId,
+					owner_id: 25455458,
+					value: 5000,
+					currency: 'EUR',
+					won_time: event.won ? '2026-11-28T10:15:29Z' : null,
+					add_time: '2026-11-01T09:00:00Z',
+					update_time: '2026-11-28T10:15:29Z',
+					visible_to: '3',
+					label_ids: [],
+					custom_fields: {},
+				},
+				previous,
+			},
+		]),
+		'Get Person': items([
+			{
+				id: personId,
+				name: event.fullname,
+				first_name: event.fullname.split(' ')[0],
+				last_name: event.fullname.split(' ').slice(1).join(' '),
+				add_time: '2026-11-01T09:00:00Z',
+				update_time: '2026-11-01T09:00:00Z',
+				visible_to: 3,
+				custom_fields: {},
+				owner_id: 25455458,
+				label_ids: [],
+				org_id: orgId,
+				is_deleted: false,
+				picture_id: null,
+				phones: [{ label: 'work', value: '555-0100', primary: true }],
+				emails: [
+					{ label: 'home', value: `home-${event.email}`, primary: false },
+					{ label: 'work', value: event.email, primary: true },
+				],
+			},
+		]),
+		'Get Organization': items([
+			{
+				id: orgId,
+				name: event.company,
+				add_time: '2026-11-01T09:00:00Z',
+				update_time: '2026-11-01T09:00:00Z',
+				visible_to: 3,
+				custom_fields: {},
+				owner_id: 25455458,
+				label_ids: [],
+				website: null,
+				is_deleted: false,
+				address: null,
+			},
+		]),
+		'Note on Deal': items([{ id: 1, content: 'Contract ready to sign', deal_id: dealId }]),
+	};
+}
+
+/**
+ * One HubSpot Trigger batch (Deal Property Changed, dealstage), one item per event as the trigger
+ * puts them out (HubSpot's webhook payload, objectId renamed dealId by n8n's HubspotTrigger), and
+ * what Get Deal, Get Contact and Get Company read for the events that are wins: HubSpot's v1
+ * records, properties as { value } (Get Deal's associations as HubSpot documents its
+ * /deals/v1/deal endpoint). The customer is the company, whose id is the event's customerId; the
+ * contact's vid is the company's plus 1000.
+ */
+export function hubspotPins(events: DealEvent[]): Pins {
+	const wins = events.filter((event) => event.won);
+	return {
+		'HubSpot Trigger': items(
+			events.map((event, index) => ({
+				eventId: 3816279340 + index,
+				subscriptionId: 25,
+				portalId: 33,
+				appId: 1160452,
+				occurredAt: 1764324930000 + index,
+				subscriptionType: 'deal.propertyChange',
+				attemptNumber: 0,
+				propertyName: 'dealstage',
+				propertyValue: event.won ? 'closedwon' : 'appointmentscheduled',
+				changeSource: 'CRM_UI',
+				sourceId: 'userId:12345',
+				dealId: Number(event.dealId),
+			})),
+		),
+		'Get Deal': items(
+			wins.map((event) => ({
+				portalId: 33,
+				dealId: Number(event.dealId),
+				isDeleted: false,
+				associations: {
+					associatedVids: [Number(event.customerId) + 1000],
+					associatedCompanyIds: [Number(event.customerId)],
+					associatedDealIds: [],
+					associatedTicketIds: [],
+				},
+				properties: {
+					dealname: { value: event.name, timestamp: 1764324930000, source: 'CRM_UI' },
+					dealstage: { value: 'closedwon', timestamp: 1764324930000, source: 'CRM_UI' },
+					amount: { value: '5000', timestamp: 1764324930000, source: 'CRM_UI' },
+				},
+			})),
+		),
+		'Get Contact': items(
+			wins.map((event) => ({
+				vid: Number(event.customerId) + 1000,
+				'canonical-vid': Number(event.customerId) + 1000,
+				'portal-id': 33,
+				'is-contact': true,
+				properties: {
+					firstname: { value: event.fullname.split(' ')[0] },
+					lastname: { value: event.fullname.split(' ').slice(1).join(' ') },
+					email: { value: event.email },
+				},
+			})),
+		),
+		'Get Company': items(
+			wins.map((event) => ({
+				portalId: 33,
+				companyId: Number(event.customerId),
+				isDeleted: false,
+				properties: { name: { value: event.company, timestamp: 1764324930000 } },
+			})),
+		),
+		'Keys on Deal': items(wins.map((event) => ({ dealId: Number(event.dealId) }))),
+	};
+}
+
+/**
+ * One Salesforce Trigger poll (Opportunity Updated), one item per opportunity with the fields the
+ * trigger queries (Id, AccountId, Amount, Probability, Type, LastModifiedDate), and what Get
+ * Opportunity's query returns for each: the record with its account and, as SOQL nests a child
+ * relationship, its primary contact role. The customer is the account, whose id is the event's
+ * customerId.
+ */
+export function salesforcePins(events: DealEvent[]): Pins {
+	const url = (type: string, id: string) => `/services/data/v59.0/sobjects/${type}/${id}`;
+	return {
+		'Salesforce Trigger': items(
+			events.map((event) => ({
+				attributes: { type: 'Opportunity', url: url('Opportunity', event.dealId) },
+				Id: event.dealId,
+				AccountId: event.customerId,
+				Amount: 50000,
+				Probability: event.won ? 100 : 60,
+				Type: 'New Customer',
+				LastModifiedDate: '2026-11-28T10:15:29.000+0000',
+			})),
+		),
+		'Get Opportunity': items(
+			events.map((event) => ({
+				attributes: { type: 'Opportunity', url: url('Opportunity', event.dealId) },
+				Id: event.dealId,
+				Name: event.name,
+				IsWon: event.won,
+				AccountId: event.customerId,
+				Account: {
+					attributes: { type: 'Account', url: url('Account', event.customerId) },
+					Name: event.company,
+				},
+				OpportunityContactRoles: {
+					totalSize: 1,
+					done: true,
+					records: [
+						{
+							attributes: {
+								type: 'OpportunityContactRole',
+								url: url('OpportunityContactRole', `00K${event.dealId.slice(3)}`),
+							},
+							Contact: {
+								attributes: {
+									type: 'Contact',
+									url: url('Contact', `003${event.customerId.slice(3)}`),
+								},
+								Name: event.fullname,
+								Email: event.email,
+							},
+						},
+					],
+				},
+			})),
+		),
+		'Note on Opportunity': items(
+			events.map(() => ({ id: '0025g00000Note1AAB', success: true, errors: [] })),
+		),
+	};
+}

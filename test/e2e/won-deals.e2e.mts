@@ -1,0 +1,470 @@
+/**
+ * The won-deal examples (examples/deal-won-*.json) in one real n8n, set up as a user sets them up:
+ * the package installed from its tarball, the data table "Won deals" made, each workflow imported.
+ * The Webhook example is published and the CRM's events posted to its production URL; the CRM
+ * examples cannot reach a CRM here, so each event is a copy of the example whose trigger and CRM
+ * steps hold pinned data shaped as those n8n nodes output it (crm-deals.mts), run as the editor
+ * runs a workflow from a pinned trigger. Every Contract Signing step runs, against the stand-in.
+ *
+ * For each example, the cases of a deal the CRM marks won: one client per customer across its
+ * deals, one contract per deal, nothing for a repeat or an update that is not a win, and a run that
+ * failed finished by the workflow's own retry (its Every 10 Minutes trigger, run here at once) once
+ * the service is back. The cases of an example run in order and share the table, as a user's
+ * deals do. Prints the clients and contracts each case left at the service.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import {
+	CREDENTIAL_TYPE,
+	endedRuns,
+	importCredentials,
+	importWorkflows,
+	n8nHomeFor,
+	ownerSession,
+	postToWebhook,
+	publishWorkflow,
+	readExample,
+	removeN8nHome,
+	restJson,
+	runError,
+	runFromTrigger,
+	startN8n,
+	webhookPath,
+	type Execution,
+	type ExampleWorkflow,
+	type N8nHome,
+	type RestSession,
+	type RunningN8n,
+} from './n8n-instance.mts';
+import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
+import {
+	hubspotPins,
+	pipedrivePins,
+	salesforcePins,
+	webhookBody,
+	type DealEvent,
+} from './crm-deals.mts';
+import { makeDataTable, pickDataTable, tableRows } from './data-tables.mts';
+
+const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
+const GIVE_UP_MS = 60_000;
+const RETRY_TRIGGER = 'Every 10 Minutes';
+
+/** How a case hands events to an example and runs its retry. */
+interface Driver {
+	title: string;
+	/** Delivers the events at the same instant; resolves once their runs have ended. */
+	deliver(events: DealEvent[]): Promise<void>;
+	/** Runs the workflow from Every 10 Minutes, as its schedule would; resolves once it has ended. */
+	retry(): Promise<void>;
+	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
+	customKey(event: DealEvent): string;
+}
+
+let service: StandIn;
+let crm: Recorder;
+let home: N8nHome | undefined;
+let n8n: RunningN8n | undefined;
+let rest: RestSession;
+let tableId: string;
+/** When set, the service answers the requests of this path as a service that is down. */
+let downAt: string | undefined;
+const figures: string[] = [];
+
+const WEBHOOK = readExample('deal-won-webhook.json');
+const CRM_EXAMPLES = [
+	'deal-won-pipedrive.json',
+	'deal-won-hubspot.json',
+	'deal-won-salesforce.json',
+];
+
+/** The user's own credential for each CRM credential the examples name, as the user picks it. */
+function crmCredentials(examples: string[]) {
+	const found = new Map<
+		string,
+		{ id: string; name: string; type: string; data: Record<string, string> }
+	>();
+	for (const file of examples) {
+		for (const node of readExample(file).nodes) {
+			for (const [type, { id, name }] of Object.entries(node.credentials ?? {})) {
+				if (type !== CREDENTIAL_TYPE) found.set(id, { id, name, type, data: {} });
+			}
+		}
+	}
+	return [...found.values()];
+}
+
+/** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
+function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
+	const copy = pickDataTable(workflow, tableId, WON_DEALS_TABLE.name);
+	for (const node of copy.nodes) {
+		if (node.name === 'Send Keys to CRM') {
+			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crm.url);
+		}
+	}
+	return copy;
+}
+
+beforeAll(async () => {
+	service = await startStandIn({ apiKey: API_KEY });
+	// A service that is down: every request of the path refused as unavailable for the next hour,
+	// longer than the node waits, so that each of Retry On Fail's tries fails at once.
+	service.injectFault(
+		{ kind: 'status', status: 503, headers: { 'Retry-After': '3600' } },
+		{ times: Number.MAX_SAFE_INTEGER, when: (request) => request.path === downAt },
+	);
+	crm = await startRecorder();
+	home = await n8nHomeFor(service);
+	await importCredentials(home, crmCredentials(CRM_EXAMPLES));
+	tableId = await makeDataTable(home, WON_DEALS_TABLE);
+	await importWorkflows(home, [setUp(WEBHOOK)]);
+	await publishWorkflow(home, WEBHOOK.id);
+	n8n = await startN8n(home);
+	rest = await ownerSession(n8n.url);
+	process.stdout.write(`won deals on n8n ${home.runtime.version}\n`);
+});
+
+afterAll(async () => {
+	await n8n?.stop();
+	await service?.close();
+	await crm?.close();
+	removeN8nHome(home);
+	if (figures.length) process.stdout.write(`won deals:\n${figures.join('\n')}\n`);
+});
+
+/** The clients the service holds for a customer, and the contracts of each deal. */
+function atService(driver: Driver, event: DealEvent) {
+	const clients = service
+		.clients()
+		.filter((client) => client.customKey === driver.customKey(event));
+	const clientKeys = new Set(clients.map((client) => client.clientKey));
+	const contracts = service
+		.contracts()
+		.filter((contract) => clientKeys.has(contract.clientKey) && contract.name === event.name);
+	return { clients, contracts };
+}
+
+/** Each run succeeded, or the failure names the step and n8n's message. */
+async function expectSucceeded(runs: Array<{ id: string; status: string }>) {
+	for (const { id, status } of runs) {
+		if (status === 'success') continue;
+		const execution = await restJson<Execution>(rest, `/rest/executions/${id}`);
+		expect.fail(`run ${id} ended ${status}: ${runError(execution)}`);
+	}
+}
+
+/** Runs the example with a driver, as the webhook example's runs are counted. */
+function webhookDriver(workflow: ExampleWorkflow): Driver {
+	let runs = 0;
+	return {
+		title: 'Webhook',
+		async deliver(events) {
+			const answers = await Promise.all(
+				events.map(
+					async (event) =>
+						await postToWebhook(`${n8n!.url}/webhook/${webhookPath(workflow)}`, webhookBody(event)),
+				),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
+			runs += events.length;
+			const ended = await endedRuns(rest, workflow.id, runs, GIVE_UP_MS);
+			await expectSucceeded(ended.slice(0, events.length));
+		},
+		async retry() {
+			const execution = await runFromTrigger(rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
+			expect(execution.status, runError(execution)).toBe('success');
+			runs += 1;
+		},
+		customKey: (event) => event.customerId,
+	};
+}
+
+type Pins = Record<string, Array<{ json: Record<string, unknown> }>>;
+
+/**
+ * Runs a CRM example as the editor runs it from its pinned trigger: each run a copy of the example,
+ * saved with the pins of its events. `batches` tells how the CRM hands over events that come at
+ * the same instant: together, as items of one run (HubSpot's batches, Salesforce's polls), or
+ * each in a run of its own (Pipedrive's webhooks).
+ */
+function pinnedDriver(options: {
+	title: string;
+	workflow: ExampleWorkflow;
+	trigger: string;
+	pins: (events: DealEvent[]) => Pins;
+	batches: boolean;
+	customKey: (event: DealEvent) => string;
+}): Driver {
+	let copies = 0;
+	let lastCopy = '';
+	const save = async (pinData: Pins) => {
+		const { id: _id, ...workflow } = setUp(options.workflow);
+		copies += 1;
+		const saved = await restJson<{ id: string }>(rest, '/rest/workflows', {
+			method: 'POST',
+			body: JSON.stringify({ ...workflow, name: `${workflow.name} ${copies}`, pinData }),
+		});
+		lastCopy = saved.id;
+		return saved.id;
+	};
+	const run = async (workflowId: string, trigger: string) => {
+		const execution = await runFromTrigger(rest, workflowId, trigger, GIVE_UP_MS);
+		expect(execution.status, runError(execution)).toBe('success');
+	};
+	return {
+		title: options.title,
+		async deliver(events) {
+			const runs = options.batches ? [events] : events.map((event) => [event]);
+			const copiesOfRuns = await Promise.all(
+				runs.map(async (batch) => await save(options.pins(batch))),
+			);
+			await Promise.all(copiesOfRuns.map(async (copy) => await run(copy, options.trigger)));
+		},
+		async retry() {
+			await run(lastCopy, RETRY_TRIGGER);
+		},
+		customKey: options.customKey,
+	};
+}
+
+/**
+ * The cases of one example, in order. `event` gives its deals and customers ids of their own: the
+ * examples share the table.
+ */
+function wonDealCases(
+	driverOf: () => Driver,
+	event: (deal: number, customer: number, won?: boolean) => DealEvent,
+) {
+	let driver: Driver;
+	beforeAll(() => {
+		driver = driverOf();
+	});
+
+	function expectAt(e: DealEvent, clients: number, contracts: number) {
+		const left = atService(driver, e);
+		expect({ clients: left.clients.length, contracts: left.contracts.length }).toEqual({
+			clients,
+			contracts,
+		});
+		return left;
+	}
+
+	function count(what: string, ...events: DealEvent[]) {
+		const customers = new Set(events.map((e) => driver.customKey(e)));
+		const clients = service
+			.clients()
+			.filter((client) => customers.has(client.customKey ?? '')).length;
+		const contracts = events.reduce((sum, e) => sum + atService(driver, e).contracts.length, 0);
+		figures.push(`  ${driver.title}, ${what}: clients ${clients}, contracts ${contracts}`);
+	}
+
+	const first = event(1, 1);
+	const second = event(2, 1);
+
+	it("a new customer's won deal: one client with the customer as its user, one contract", async () => {
+		await driver.deliver([first]);
+		const { clients, contracts } = expectAt(first, 1, 1);
+		expect(clients[0].users.map(({ fullname, email }) => ({ fullname, email }))).toEqual([
+			{ fullname: first.fullname, email: first.email },
+		]);
+		expect(contracts[0]).toMatchObject({
+			clientKey: clients[0].clientKey,
+			userKey: clients[0].users[0].userKey,
+			templateKey: 'tpl_service_agreement',
+		});
+		const rows = await tableRows(rest, tableId, { dealId: first.dealId });
+		expect(rows).toMatchObject([
+			{ status: 'done', clientKey: clients[0].clientKey, contractKey: contracts[0].contractKey },
+		]);
+		count('a new customer', first);
+	});
+
+	it("the same customer's next won deal: no new client, one contract for the first client", async () => {
+		await driver.deliver([second]);
+		const { clients } = expectAt(second, 1, 1);
+		expect(atService(driver, first).contracts).toHaveLength(1);
+		expect(atService(driver, second).contracts[0].clientKey).toBe(clients[0].clientKey);
+		count('its next deal', first, second);
+	});
+
+	it('the same won event again, after the first run and twice at the same instant: nothing more', async () => {
+		const third = event(3, 1);
+		await driver.deliver([first]);
+		await driver.deliver([third, third]);
+		for (const e of [first, second, third]) expectAt(e, 1, 1);
+		for (const e of [first, third]) {
+			expect(await tableRows(rest, tableId, { dealId: e.dealId })).toHaveLength(1);
+		}
+		count('repeats', first, second, third);
+	});
+
+	it('an update that is not a win, and a won deal changed since: nothing', async () => {
+		const open = event(4, 2, false);
+		const wonBeforeChanged = { ...second, edited: true };
+		await driver.deliver([open]);
+		await driver.deliver([wonBeforeChanged]);
+		expectAt(open, 0, 0);
+		expectAt(second, 1, 1);
+		expect(await tableRows(rest, tableId, { dealId: open.dealId })).toEqual([]);
+		count('not a win', open, second);
+	});
+
+	it('the service down at the contract step: the retry makes the contract for the same client', async () => {
+		const deal = event(5, 3);
+		downAt = '/v1/contract';
+		try {
+			await driver.deliver([deal]);
+		} finally {
+			downAt = undefined;
+		}
+		expectAt(deal, 1, 0);
+		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'retry' },
+		]);
+		await driver.retry();
+		const { clients, contracts } = expectAt(deal, 1, 1);
+		expect(contracts[0].clientKey).toBe(clients[0].clientKey);
+		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'done', contractKey: contracts[0].contractKey },
+		]);
+		count('down at the contract step, then the retry', deal);
+	});
+
+	it('the service down at the client step: the retry makes both, once', async () => {
+		const deal = event(6, 4);
+		downAt = '/v1/client';
+		try {
+			await driver.deliver([deal]);
+		} finally {
+			downAt = undefined;
+		}
+		expectAt(deal, 0, 0);
+		await driver.retry();
+		expectAt(deal, 1, 1);
+		count('down at the client step, then the retry', deal);
+	});
+
+	it('two deals of one new customer won at the same instant: one client, two contracts', async () => {
+		const [a, b] = [event(7, 5), event(8, 5)];
+		// The first Create Client held back, so that the other deal finds the client not made yet.
+		service.injectFault({ kind: 'delay', ms: 2000 }, { path: '/v1/client' });
+		await driver.deliver([a, b]);
+		const statuses = async () =>
+			(
+				await Promise.all(
+					[a, b].map(async (e) => await tableRows(rest, tableId, { dealId: e.dealId })),
+				)
+			)
+				.flat()
+				.map((row) => row.status)
+				.sort();
+		expect(await statuses()).toEqual(['done', 'waiting']);
+		await driver.retry();
+		expect(await statuses()).toEqual(['done', 'done']);
+		const left = [atService(driver, a), atService(driver, b)];
+		expect(left[0].clients).toHaveLength(1);
+		expect(left.map(({ contracts }) => contracts.length)).toEqual([1, 1]);
+		expect(left.map(({ contracts }) => contracts[0].clientKey)).toEqual([
+			left[0].clients[0].clientKey,
+			left[0].clients[0].clientKey,
+		]);
+		count('two deals at the same instant', a, b);
+	});
+}
+
+describe('deal-won-webhook.json', () => {
+	wonDealCases(
+		() => webhookDriver(WEBHOOK),
+		(deal, customer, won = true) => ({
+			dealId: `wh-deal-${deal}`,
+			name: `Webhook deal ${deal} of customer ${customer}`,
+			won,
+			customerId: `wh-customer-${customer}`,
+			fullname: `Person ${customer}`,
+			email: `person-${customer}@example.com`,
+			company: `Company ${customer}`,
+		}),
+	);
+
+	it('sent the keys of each contract to the CRM once', () => {
+		const dealIds = crm.requests.map((call) => (call.body as { dealId: string }).dealId).sort();
+		expect(dealIds).toEqual([1, 2, 3, 5, 6, 7, 8].map((n) => `wh-deal-${n}`));
+		expect(crm.requests.map((call) => call.path)).toContain(
+			'/api/deals/wh-deal-1/contract-signing',
+		);
+	});
+});
+
+/** A person of the customer, as the CRM examples' pins carry them. */
+const person = (customer: number) => ({
+	fullname: `Ada Customer${customer}`,
+	email: `ada.${customer}@example.com`,
+	company: `Company ${customer} Ltd`,
+});
+
+/** A Salesforce record id: the object's prefix, a number, a check suffix. */
+const salesforceId = (prefix: string, n: number, suffix: string) =>
+	`${prefix}5g0000${String(n).padStart(6, '0')}${suffix}`;
+
+/** Each CRM example: how its events are pinned, and the ids its deals and customers have. */
+const CRM_CASES = [
+	{
+		title: 'Pipedrive',
+		file: 'deal-won-pipedrive.json',
+		trigger: 'Pipedrive Trigger',
+		pins: (events: DealEvent[]) => pipedrivePins(events[0]),
+		batches: false,
+		customer: 'organization',
+		dealId: (deal: number) => String(2000 + deal),
+		customerId: (customer: number) => String(700 + customer),
+	},
+	{
+		title: 'HubSpot',
+		file: 'deal-won-hubspot.json',
+		trigger: 'HubSpot Trigger',
+		pins: hubspotPins,
+		batches: true,
+		customer: 'company',
+		dealId: (deal: number) => String(3000 + deal),
+		customerId: (customer: number) => String(5000 + customer),
+	},
+	{
+		title: 'Salesforce',
+		file: 'deal-won-salesforce.json',
+		trigger: 'Salesforce Trigger',
+		pins: salesforcePins,
+		batches: true,
+		customer: 'account',
+		dealId: (deal: number) => salesforceId('006', deal, 'AAB'),
+		customerId: (customer: number) => salesforceId('001', customer, 'AAV'),
+	},
+];
+
+// The CRM examples on the pinned n8n only, to keep the suite short: their steps after Deal Fields
+// are the Webhook example's, which runs on n8n 1.x too.
+if (N8N_LINE_UNDER_TEST === undefined) {
+	describe('the CRM examples, from their pinned triggers', () => {
+		for (const crm of CRM_CASES) {
+			describe(crm.file, () => {
+				wonDealCases(
+					() =>
+						pinnedDriver({
+							...crm,
+							workflow: readExample(crm.file),
+							customKey: (event) => `${crm.customer} ${event.customerId}`,
+						}),
+					(deal, customer, won = true) => ({
+						dealId: crm.dealId(deal),
+						name: `${crm.title} deal ${deal} of customer ${customer}`,
+						won,
+						customerId: crm.customerId(customer),
+						...person(customer),
+					}),
+				);
+			});
+		}
+	});
+}
