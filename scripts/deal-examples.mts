@@ -167,6 +167,8 @@ export interface CrmHead {
 	dealFieldsNote: string;
 	/** The step after Save Contract that hands the keys to the CRM. */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position'>;
+	/** A test event held on the trigger, which Execute workflow runs with. */
+	pinData?: Json;
 }
 
 /** The workflow of one CRM: its head, then the steps every won-deal example shares. */
@@ -481,7 +483,7 @@ export function dealExample(head: CrmHead): Workflow {
 		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
-		pinData: {},
+		pinData: head.pinData ?? {},
 	};
 }
 
@@ -522,6 +524,17 @@ const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 		specifyBody: 'json',
 		jsonBody: `={{ { dealId: ${deal('dealId')}, clientKey: $json.clientKey, contractKey: $json.contractKey } }}`,
 		options: {},
+	},
+};
+
+/** The deal the Webhook example holds as its test event, and the README shows. */
+export const TEST_DEAL = {
+	deal: { id: 'D-1042', name: 'Service agreement – Analytical Engines', status: 'won' },
+	customer: {
+		id: 'C-77',
+		name: 'Ada Lovelace',
+		email: 'ada@example.com',
+		company: 'Analytical Engines Ltd',
 	},
 };
 
@@ -566,6 +579,18 @@ export const WEBHOOK: CrmHead = {
 	dealFieldsNote:
 		"Your CRM's fields, in the one place the workflow reads them: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), and the customer's fullname, email and organization. If your CRM sends other names, change the values here and nothing else.",
 	keysToCrm: SEND_KEYS_TO_CRM,
+	pinData: {
+		'Deal Won': [
+			{
+				json: {
+					headers: { 'content-type': 'application/json' },
+					params: {},
+					query: {},
+					body: TEST_DEAL,
+				},
+			},
+		],
+	},
 };
 
 /** A step of a CRM's own, with the CRM's credential and Retry On Fail. */

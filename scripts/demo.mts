@@ -1,7 +1,8 @@
 /**
  * The demo: the stand-in service, a stand-in CRM and a real n8n with this package, running the
- * example the README's first workflow uses (examples/crm-contact-once.json, its data table made
- * as step 3 says; the example finds it by its name) for the README's test contact, then the editor until Ctrl-C.
+ * example the README's first workflow uses (examples/deal-won-webhook.json, its data table made
+ * as step 3 says; the example finds it by its name) for its test deal and then another deal of the
+ * same customer, then the editor until Ctrl-C.
  *
  *   npm run demo            # leaves the n8n editor running
  *   npm run demo -- --once  # exits after the run
@@ -27,20 +28,14 @@ import {
 	type RunningN8n,
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
-import {
-	keysWrittenBack,
-	leftAtService,
-	makeDeliveriesTable,
-	onceExampleFor,
-} from '../test/e2e/once-example.mts';
+import { makeDataTable } from '../test/e2e/data-tables.mts';
+import { TEST_DEAL, WON_DEALS_TABLE } from './deal-examples.mts';
 
 const once = process.argv.includes('--once');
-/** The README's test contact (step 5). */
-const SAMPLE_CONTACT = {
-	name: 'Ada Lovelace',
-	email: 'ada@example.com',
-	company: 'Analytical Engines Ltd',
-	crmId: '1042',
+/** The customer's next won deal, after the example's test deal. */
+const NEXT_DEAL = {
+	deal: { id: 'D-1043', name: 'Support agreement – Analytical Engines', status: 'won' },
+	customer: TEST_DEAL.customer,
 };
 
 const step = (line: string) => process.stdout.write(`• ${line}\n`);
@@ -78,13 +73,18 @@ async function main() {
 		step('preparing a fresh n8n user folder with the package and a ready credential…');
 		home = await createN8nHome(runtime, tarball);
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
-		step('making the data table "CRM deliveries" (README, step 3)…');
-		const example = onceExampleFor(crm.url, await makeDeliveriesTable(home));
-		await importWorkflows(home, [
-			example,
-			readExample('crm-contact-to-contract.json'),
-			readExample('client-contract-and-user.json'),
-		]);
+		step(`making the data table "${WON_DEALS_TABLE.name}" (README, step 3)…`);
+		await makeDataTable(home, WON_DEALS_TABLE);
+		const example = readExample('deal-won-webhook.json');
+		for (const node of example.nodes) {
+			if (node.name === 'Send Keys to CRM') {
+				node.parameters.url = String(node.parameters.url).replace(
+					'https://crm.example.com',
+					crm.url,
+				);
+			}
+		}
+		await importWorkflows(home, [example, readExample('client-contract-and-user.json')]);
 		await publishWorkflow(home, example.id);
 
 		step('starting n8n…');
@@ -92,25 +92,39 @@ async function main() {
 		const rest = await ownerSession(n8n.url);
 
 		const url = `${n8n.url}/webhook/${webhookPath(example)}`;
-		step(`sending the README's test contact to ${url} …`);
-		const response = await postToWebhook(url, SAMPLE_CONTACT);
-		if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
-		const [run] = await endedRuns(rest, example.id, 1, 60_000);
-		const { clients, contracts } = leftAtService(service, SAMPLE_CONTACT.crmId);
-		const [writeBack] = keysWrittenBack(crm, SAMPLE_CONTACT.crmId);
-		if (run.status !== 'success' || !clients[0] || !contracts[0] || !writeBack) {
+		const deals = [TEST_DEAL, NEXT_DEAL];
+		for (const [index, deal] of deals.entries()) {
+			step(`sending the won deal ${deal.deal.id} of ${deal.customer.name} to ${url} …`);
+			const response = await postToWebhook(url, deal);
+			if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+			const [run] = await endedRuns(rest, example.id, index + 1, 60_000);
+			if (run.status !== 'success') {
+				throw new Error(`the run ended "${run.status}": see execution ${run.id} in the editor`);
+			}
+		}
+		const clients = service
+			.clients()
+			.filter((client) => client.customKey === TEST_DEAL.customer.id);
+		const contracts = service
+			.contracts()
+			.filter((contract) => contract.clientKey === clients[0]?.clientKey);
+		const keysSent = crm.requests.map((call) => call.path);
+		if (
+			clients.length !== 1 ||
+			contracts.length !== deals.length ||
+			keysSent.length !== deals.length
+		) {
 			throw new Error(
-				`the run ended "${run.status}" with ${clients.length} client(s), ${contracts.length} contract(s) and ${writeBack ? 'the' : 'no'} keys written back: see execution ${run.id} in the editor`,
+				`${clients.length} client(s), ${contracts.length} contract(s) and ${keysSent.length} keys sent to the CRM, where one client and ${deals.length} of each were due`,
 			);
 		}
-		ran = `The workflow that ran: "${example.name}", published; send it more contacts at ${url}`;
+		ran = `The workflow that ran: "${example.name}", published; send it more deals at ${url}`;
 		process.stdout.write(
 			[
 				'',
-				`client key:   ${clients[0].clientKey}`,
-				`user key:     ${clients[0].users[0].userKey}`,
-				`contract key: ${contracts[0].contractKey}`,
-				`keys written back to the CRM: POST ${writeBack.path}`,
+				`one client for ${TEST_DEAL.customer.name}: ${clients[0].clientKey}`,
+				...contracts.map((contract) => `contract "${contract.name}": ${contract.contractKey}`),
+				...keysSent.map((path) => `keys sent to the CRM: POST ${path}`),
 				'',
 			].join('\n'),
 		);
@@ -127,7 +141,7 @@ async function main() {
 		[
 			`n8n editor: ${n8n.url}  (log in as ${OWNER.email} / ${OWNER.password})`,
 			ran,
-			'Also imported: "CRM contact → client → contract" and "Client → contract → read the user back".',
+			'The data table "Won deals" holds each deal. Also imported: "Client → contract → read the user back".',
 			'Press Ctrl-C to stop.',
 			'',
 		].join('\n'),

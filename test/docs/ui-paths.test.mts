@@ -48,26 +48,6 @@ const TIMEOUT_LABELS = ['Settings', 'Request Options', 'Timeout'];
 /** Arrows that are not a path to click, each with why. `text` is the arrow in its words. */
 const ALLOWED: { file: string; text: string; reason: string }[] = [
 	{
-		file: 'README.md',
-		text: "your CRM's trigger node) →",
-		reason: 'the steps of a typical workflow: the trigger, then Client → Create',
-	},
-	{
-		file: 'README.md',
-		text: 'its people as users →',
-		reason: 'the steps of a typical workflow: Client → Create, then Contract → Create',
-	},
-	{
-		file: 'README.md',
-		text: "your template's key → send the keys back",
-		reason: 'the steps of a typical workflow: Contract → Create, then the CRM',
-	},
-	{
-		file: 'README.md',
-		text: 'Users → the same',
-		reason: 'what to enter in the Users field, not a place',
-	},
-	{
 		file: 'nodes/ContractSigning/description/describe.ts',
 		text: '${…} → ${…}',
 		reason:

@@ -2,8 +2,8 @@
  * The README's "Your first workflow in five steps", done in n8n's editor in headless Chromium as
  * a new user does them: a fresh n8n with the package installed and nothing else, the owner signed
  * in; the credential, the data table and the workflow are made through the editor, the example
- * is imported from its file, the workflow is tried with the README's own test contact (parsed
- * from its curl command) and then published.
+ * is imported from its file, run with the test deal it holds, and then published and sent another
+ * deal of the same customer.
  *
  * The editor is followed by what it shows: roles and labels, and n8n's data-test-id only where
  * the text is not unique (the canvas nodes, the credential form's fields, the field of a node's
@@ -35,18 +35,22 @@ import {
 	PACKAGE_ROOT,
 	postToWebhook,
 	readExample,
+	restJson,
 } from './n8n-instance.mts';
-import { keysWrittenBack, leftAtService } from './once-example.mts';
+import { TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { tableRows } from './data-tables.mts';
+import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
-const EXAMPLE_FILE = 'crm-contact-once.json';
+const EXAMPLE_FILE = 'deal-won-webhook.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
-const TABLE = 'CRM deliveries';
-const COLUMN = 'crmId';
+const TABLE = WON_DEALS_TABLE.name;
 const CREDENTIAL_NAME = 'Contract Signing account';
 /** A template the stand-in knows, other than the one the example ships with. */
 const TEMPLATE_KEY = 'tpl_nda';
 /** The address the example writes the keys back to, which the user replaces with their CRM's. */
 const EXAMPLE_CRM_ADDRESS = 'https://crm.example.com';
+/** The service address the README's examples use, shown in the credential's screenshot. */
+const EXAMPLE_BASE_URL = 'https://api.contract-signing.example';
 const GIVE_UP_MS = 30_000;
 
 const SCREENSHOTS = process.env.SCREENSHOTS === '1';
@@ -63,34 +67,31 @@ function readmeSection(heading: string): string {
 
 const FIRST_WORKFLOW = readmeSection('Your first workflow in five steps');
 
-/** Step 5's curl command: where it posts, its headers and its body, exactly as printed. */
-function readmeTestContact() {
-	const command = /curl -X POST '([^']+)'([\s\S]*?)-d '([^']+)'/.exec(FIRST_WORKFLOW);
-	if (!command) throw new Error("the README's first workflow has no `curl -X POST … -d '…'`");
-	const headers = Object.fromEntries(
-		[...command[2].matchAll(/-H '([^:']+):\s*([^']*)'/g)].map(([, name, value]) => [name, value]),
-	);
-	return {
-		url: new URL(command[1]),
-		headers,
-		body: command[3],
-		contact: JSON.parse(command[3]) as {
-			name: string;
-			email: string;
-			company: string;
-			crmId: string;
-		},
-	};
-}
-
-const TEST_CONTACT = readmeTestContact();
-/** A second contact, for the published workflow. */
-const ANOTHER_CONTACT = {
-	name: 'Charles Babbage',
-	email: 'charles@example.com',
-	company: TEST_CONTACT.contact.company,
-	crmId: String(Number(TEST_CONTACT.contact.crmId) + 1),
+/** Another won deal of the test deal's customer, for the published workflow. */
+const ANOTHER_DEAL = {
+	deal: { id: 'D-1043', name: 'Support agreement – Analytical Engines', status: 'won' },
+	customer: TEST_DEAL.customer,
 };
+
+/** The steps a run of a new customer's won deal takes, in order. */
+const STEPS_OF_A_NEW_CUSTOMER = [
+	'Deal Won',
+	'Won?',
+	'Deal Fields',
+	'Has Ids?',
+	'Record Deal',
+	"Deal's First Row",
+	'First Time?',
+	'Deal',
+	"Customer's First Deal",
+	'Has Client?',
+	'First Deal?',
+	'Create Client',
+	'Save Client',
+	'Create Contract',
+	'Save Contract',
+	'Send Keys to CRM',
+];
 
 let editor: EditorSession;
 let page: Page;
@@ -215,6 +216,47 @@ async function waitFor<T>(what: string, probe: () => T | undefined, withinMs = G
 	}
 }
 
+/** The customer's clients at the service (Custom Key: the customer's id), and their contracts. */
+function customerAtService(
+	service: StandIn,
+	customerId: string,
+): { clients: ClientRecord[]; contracts: ContractRecord[] } {
+	const clients = service.clients().filter((client) => client.customKey === customerId);
+	const keys = new Set(clients.map((client) => client.clientKey));
+	return {
+		clients,
+		contracts: service.contracts().filter((contract) => keys.has(contract.clientKey)),
+	};
+}
+
+/** The id of the owner's data table of this name. */
+async function tableIdOf(name: string): Promise<string> {
+	const rest = await ownerSession(editor.url);
+	const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
+	const tables = await restJson<{ data: Array<{ id: string; name: string }> }>(
+		rest,
+		`/rest/projects/${project.id}/data-tables`,
+	);
+	const table = tables.data.find((found) => found.name === name);
+	if (!table) throw new Error(`no data table "${name}"`);
+	return table.id;
+}
+
+/** The columns of the owner's data table of this name, in order. */
+async function tableColumns(name: string): Promise<string[]> {
+	const rest = await ownerSession(editor.url);
+	const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
+	const columns = await restJson<Array<{ name: string; index: number }>>(
+		rest,
+		`/rest/projects/${project.id}/data-tables/${await tableIdOf(name)}/columns`,
+	);
+	return columns.sort((a, b) => a.index - b.index).map((column) => column.name);
+}
+
+/** The keys the CRM received for the deal. */
+const keysFor = (dealId: string) =>
+	crm.requests.filter((call) => (call.body as { dealId?: string } | undefined)?.dealId === dealId);
+
 beforeAll(async () => {
 	crm = await startRecorder();
 	editor = await startEditor({ empty: true, log });
@@ -227,9 +269,10 @@ afterAll(async () => {
 });
 
 describe("the README's first workflow, in the editor of a fresh n8n", () => {
-	it('1. Install: the packed package sits in n8n\'s nodes folder before n8n starts, as "With npm" installs it', async () => {
+	it("1. Install: the packed package sits in n8n's folder for community nodes before n8n starts, as the README installs it", async () => {
 		// The harness (startEditor) unpacks the `npm pack` tarball into
 		// <user folder>/.n8n/nodes/node_modules/ and then starts n8n: nothing else is there.
+		expect(readmeSection('Installation')).toContain('`~/.n8n/nodes`');
 		const types = await page.request.get(`${editor.url}/types/nodes.json`);
 		expect(types.ok()).toBe(true);
 		const names = ((await types.json()) as Array<{ name: string }>).map((type) => type.name);
@@ -256,14 +299,19 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		const promised = /shows _([^_]+)_/.exec(FIRST_WORKFLOW)?.[1];
 		expect(promised, 'step 2 names what n8n shows after Save').toBeDefined();
 		await shows(form.getByText(promised!));
+		// Shown with the README's example address: the stand-in's loopback address means nothing to a
+		// reader. Only the field's text changes, after the credential was saved and tested.
+		await credentialField(form, 'Base URL').evaluate((input, address) => {
+			(input as unknown as { value: string }).value = address;
+		}, EXAMPLE_BASE_URL);
 		await screenshot('2-credential', form);
 		await form.getByRole('button', { name: 'Close this dialog' }).click();
 		await form.waitFor({ state: 'hidden' });
 	});
 
-	it('3. Make the table (Overview → Data tables → Create data table, Add Column) and import the example (… → Import → From file)', async () => {
+	it('3. Make the table (Overview → Data tables → Create data table, Add Column for each column) and import the example (… → Import → From file)', async () => {
 		expect(FIRST_WORKFLOW).toContain(`\`${TABLE}\``);
-		expect(FIRST_WORKFLOW).toContain(`\`${COLUMN}\``);
+		for (const name of WON_DEALS_TABLE.columns) expect(FIRST_WORKFLOW).toContain(`\`${name}\``);
 		await page.getByRole('menuitem', { name: 'Overview' }).click();
 		await page.getByRole('link', { name: 'Data tables' }).click();
 		await page.getByRole('button', { name: 'Create data table' }).first().click();
@@ -272,19 +320,26 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await naming.getByRole('button', { name: 'Create', exact: true }).click();
 
 		// The table's own page: its toolbar's Add Column opens a small form, Name and Type.
-		await page.getByRole('button', { name: 'Add Column' }).first().click();
-		const column = page.getByRole('dialog', { name: 'Add Column' });
-		await column.getByRole('textbox', { name: 'Enter column name' }).fill(COLUMN);
-		await column.getByRole('combobox').click();
-		// The types are written in lower case: string, number, boolean, datetime.
-		await page.getByRole('option', { name: 'string', exact: true }).click();
-		await expect.poll(() => column.getByRole('combobox').inputValue(), POLL).toBe('string');
-		await screenshot(
-			'3-data-table',
-			around([await boxOf(column), await boxOf(page.getByRole('link', { name: 'Personal' }))]),
-		);
-		await column.getByRole('button', { name: 'Add Column' }).click();
-		await shows(page.getByRole('columnheader', { name: COLUMN, exact: true }));
+		for (const [index, name] of WON_DEALS_TABLE.columns.entries()) {
+			await page.getByRole('button', { name: 'Add Column' }).first().click();
+			const column = page.getByRole('dialog', { name: 'Add Column' });
+			await column.getByRole('textbox', { name: 'Enter column name' }).fill(name);
+			await column.getByRole('combobox').click();
+			// The types are written in lower case: string, number, boolean, datetime.
+			await page.getByRole('option', { name: 'string', exact: true }).click();
+			await expect.poll(() => column.getByRole('combobox').inputValue(), POLL).toBe('string');
+			if (index === WON_DEALS_TABLE.columns.length - 1) {
+				await screenshot(
+					'3-data-table',
+					around([await boxOf(column), await boxOf(page.getByRole('link', { name: 'Personal' }))]),
+				);
+			}
+			await column.getByRole('button', { name: 'Add Column' }).click();
+			await column.waitFor({ state: 'hidden' });
+		}
+
+		// The grid shows only the columns that fit its width: the table's columns, as n8n has them.
+		expect(await tableColumns(TABLE)).toEqual(WON_DEALS_TABLE.columns);
 
 		// A workflow, then its … menu (More actions): Import → From file.
 		await page.getByRole('menuitem', { name: 'Overview' }).click();
@@ -307,12 +362,14 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		const [fileChooser] = await Promise.all([page.waitForEvent('filechooser'), fromFile.click()]);
 		await fileChooser.setFiles(join(EXAMPLES_DIR, EXAMPLE_FILE));
 
-		// The steps the README lists are the workflow's nodes.
-		const listed = /Its steps: ([\s\S]*?)\n\d\./.exec(FIRST_WORKFLOW)?.[1] ?? '';
-		const steps = [...listed.matchAll(/\*\*([^*]+)\*\*/g)].map((match) =>
-			match[1].replace(/\s+/g, ' '),
+		// Every step the README names is a step of the workflow, on the canvas.
+		const names = new Set(EXAMPLE.nodes.map((node) => node.name));
+		const named = [...FIRST_WORKFLOW.matchAll(/\*\*([^*]+)\*\*/g)]
+			.map((match) => match[1].replace(/\s+/g, ' '))
+			.filter((name) => names.has(name));
+		expect(new Set(named)).toEqual(
+			new Set(['Deal Won', 'Deal Fields', 'Create Client', 'Create Contract', 'Send Keys to CRM']),
 		);
-		expect(steps.sort()).toEqual(EXAMPLE.nodes.map((node) => node.name).sort());
 		for (const node of EXAMPLE.nodes) await shows(canvasNode(page, node.name));
 		workflowId = /\/workflow\/([^/?]+)/.exec(page.url())![1];
 
@@ -333,27 +390,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await nodesPanel.waitFor({ state: 'hidden' });
 	});
 
-	it("4. Make it yours: the table found by its name, the credential, Template Key, the CRM's address", async () => {
-		// README: the two data table steps find the table by its name, so nothing to pick there.
-		for (const name of ['Record Delivery', 'Earlier Delivery']) {
-			const node = await openPanel(name);
-			expect(await chosenTable(node), `${name}'s Data table field`).toEqual(['By Name', TABLE]);
-			if (name === 'Record Delivery') {
-				const value = panelField(node, COLUMN).getByRole('textbox');
-				await shows(value);
-				expect(await value.innerText(), `Record Delivery's "${COLUMN}" value`).toContain(
-					'$json.crmId',
-				);
-				await screenshot('4-record-delivery', await parametersColumn());
-			} else {
-				const firstCondition = panelField(node, 'Column').first().getByRole('combobox');
-				// Shown as "crmId", or "crmId (string)" once the table's columns have loaded.
-				await expect
-					.poll(() => firstCondition.inputValue(), POLL)
-					.toMatch(new RegExp(`^${COLUMN}\\b`));
-			}
-		}
-
+	it("4. Make it yours: the credential, Template Key, Deal Fields, the CRM's address, the table found by its name", async () => {
 		for (const name of ['Create Client', 'Create Contract']) {
 			const node = await openPanel(name);
 			await pickCredential(node);
@@ -364,15 +401,24 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			}
 		}
 
-		// Contact Fields: the test contact is what the example expects, so nothing to change.
-		const fields = await openPanel('Contact Fields');
-		const names = await fields
+		// Deal Fields: the README's names, reading the test deal, so nothing to change here.
+		const fields = await openPanel('Deal Fields');
+		const assigned = await fields
 			.getByTestId('node-parameters')
 			.getByPlaceholder('name')
 			.evaluateAll((inputs) =>
 				inputs.map((input) => (input as unknown as { value: string }).value),
 			);
-		expect(names).toEqual(['crmId', 'name', 'email', 'company', 'people']);
+		expect(assigned).toEqual([
+			'dealId',
+			'contractName',
+			'customerId',
+			'fullname',
+			'email',
+			'organization',
+		]);
+		for (const name of assigned) expect(FIRST_WORKFLOW).toContain(`\`${name}\``);
+		await screenshot('4-deal-fields', await parametersColumn());
 
 		// Send Keys to CRM: its URL is an expression; the address at its start is replaced.
 		const sendKeys = await openPanel('Send Keys to CRM');
@@ -382,10 +428,17 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await page.keyboard.press('Control+Home');
 		for (const _ of EXAMPLE_CRM_ADDRESS) await page.keyboard.press('Shift+ArrowRight');
 		await page.keyboard.type(crm.url);
-		await expect.poll(() => address.innerText(), POLL).toContain(`${crm.url}/api/contacts/`);
+		await expect.poll(() => address.innerText(), POLL).toContain(`${crm.url}/api/deals/`);
 		await expect.poll(() => address.innerText(), POLL).not.toContain(EXAMPLE_CRM_ADDRESS);
 		await letTheEditSettle();
 		await screenshot('4-send-keys', await parametersColumn());
+
+		// The data table steps find the table by its name, so there is nothing to pick.
+		for (const name of ['Record Deal', 'Save Contract']) {
+			const node = await openPanel(name);
+			expect(await chosenTable(node), `${name}'s Data table field`).toEqual(['By Name', TABLE]);
+		}
+
 		// Opened again, the panels show the new Template Key and address: the workflow has them.
 		await openPanel('Create Contract');
 		expect(await panelField(panel(), 'Template Key').getByRole('textbox').inputValue()).toBe(
@@ -393,35 +446,21 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		);
 		await openPanel('Send Keys to CRM');
 		expect(await panelField(panel(), 'URL').getByRole('textbox').innerText()).toContain(
-			`${crm.url}/api/contacts/`,
+			`${crm.url}/api/deals/`,
 		);
 		await closePanel();
 	});
 
-	it("5. Try it: CRM Contact's Test URL, Execute workflow, the README's curl body; the run succeeds", async () => {
-		const webhook = await openPanel('CRM Contact');
-		expect(await webhook.getByRole('radio', { name: 'Test URL' }).isChecked()).toBe(true);
-		const testUrl = await copyWebhookUrl(webhook, '/webhook-test/');
-		expect(new URL(testUrl).pathname).toBe(TEST_CONTACT.url.pathname);
-		await screenshot('5-test-url', await webhookUrls(webhook, '/webhook-test/'));
-		await closePanel();
-
+	it('5. Try it: Execute workflow runs the test deal Deal Won holds; a client and a contract, the keys sent to the CRM', async () => {
+		const words = FIRST_WORKFLOW.replace(/\s+/g, ' ');
+		expect(words).toContain(TEST_DEAL.customer.name);
+		expect(words).toContain(TEST_DEAL.customer.company);
 		// data-test-id: the trigger node's own button is also called "Execute workflow".
 		await page.getByTestId('execute-workflow-button').click();
-		await shows(page.getByText('Waiting for you to call the Test URL'));
-		const sent = await fetch(testUrl, {
-			method: 'POST',
-			headers: TEST_CONTACT.headers,
-			body: TEST_CONTACT.body,
-		});
-		expect(sent.status, await sent.clone().text()).toBe(200);
-
 		try {
-			for (const node of EXAMPLE.nodes) {
-				await shows(
-					canvasNode(page, node.name).getByTestId('canvas-node-status-success'),
-					GIVE_UP_MS,
-				);
+			// Deal Won shows its pin, not a status: its output is the test deal it holds.
+			for (const name of STEPS_OF_A_NEW_CUSTOMER.slice(1)) {
+				await shows(canvasNode(page, name).getByTestId('canvas-node-status-success'), GIVE_UP_MS);
 			}
 		} catch (error) {
 			const toasts = (await errorToasts(page)).join(' | ');
@@ -433,38 +472,40 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			await page.getByRole('button', { name: 'Zoom to Fit' }).click();
 			await sleep(500);
 		}
-		// With the trigger's own Execute workflow button, on the canvas beside it.
 		const onCanvas = [
 			...EXAMPLE.nodes.map((node) => canvasNode(page, node.name)),
 			page.getByRole('button', { name: 'Execute workflow' }).first(),
 		];
 		await screenshot('5-run', around(await Promise.all(onCanvas.map(boxOf)), 24));
 
-		const { clients, contracts } = leftAtService(editor.service, TEST_CONTACT.contact.crmId);
+		const { clients, contracts } = customerAtService(editor.service, TEST_DEAL.customer.id);
 		expect(clients).toEqual([
 			expect.objectContaining({
-				fullname: TEST_CONTACT.contact.name,
-				email: TEST_CONTACT.contact.email,
-				organization: TEST_CONTACT.contact.company,
+				fullname: TEST_DEAL.customer.name,
+				email: TEST_DEAL.customer.email,
+				organization: TEST_DEAL.customer.company,
 			}),
 		]);
 		expect(contracts).toEqual([
-			expect.objectContaining({ clientKey: clients[0].clientKey, templateKey: TEMPLATE_KEY }),
-		]);
-		expect(keysWrittenBack(crm, TEST_CONTACT.contact.crmId)).toEqual([
 			expect.objectContaining({
-				path: `/api/contacts/${TEST_CONTACT.contact.crmId}/contract-signing`,
+				clientKey: clients[0].clientKey,
+				name: TEST_DEAL.deal.name,
+				templateKey: TEMPLATE_KEY,
+			}),
+		]);
+		expect(keysFor(TEST_DEAL.deal.id)).toEqual([
+			expect.objectContaining({
+				path: `/api/deals/${TEST_DEAL.deal.id}/contract-signing`,
 				body: {
-					crmId: TEST_CONTACT.contact.crmId,
+					dealId: TEST_DEAL.deal.id,
 					clientKey: clients[0].clientKey,
-					userKey: clients[0].users[0].userKey,
 					contractKey: contracts[0].contractKey,
 				},
 			}),
 		]);
 	});
 
-	it('5. Then publish it: Publish, Publish again in the dialog, its Production URL; another contact is created', async () => {
+	it("5. Then publish it: Publish, Publish again in the dialog, Deal Won's Production URL; the customer's next deal gets a contract for the same client", async () => {
 		expect(FIRST_WORKFLOW).toMatch(/\*\*Publish\*\* the workflow and \*\*Publish\*\* again/);
 		await page.getByRole('button', { name: 'Publish', exact: true }).click();
 		const publishing = page.getByRole('dialog').filter({ hasText: 'Publish workflow' });
@@ -487,51 +528,77 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await published.getByRole('button', { name: 'Got it' }).click();
 		await shows(page.getByRole('button', { name: 'Published', exact: true }));
 
-		const webhook = await openPanel('CRM Contact');
+		// n8n then offers its Production Checklist over the canvas's left side, where Deal Won is.
+		const checklist = page.getByText('Production Checklist', { exact: true });
+		if (await checklist.isVisible()) {
+			await page.keyboard.press('Escape');
+			await checklist.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
+				await page
+					.locator('.el-popover, [role="dialog"]')
+					.filter({ has: checklist })
+					.getByRole('button')
+					.first()
+					.click();
+				await checklist.waitFor({ state: 'hidden' });
+			});
+		}
+		const webhook = await openPanel('Deal Won').catch(async (e) => {
+			await page.screenshot({ path: '/tmp/wt6.png' });
+			throw e;
+		});
 		await webhook.getByText('Production URL', { exact: true }).click();
 		productionUrl = await copyWebhookUrl(webhook, '/webhook/');
 		expect(new URL(productionUrl).pathname).toBe(
-			TEST_CONTACT.url.pathname.replace('/webhook-test/', '/webhook/'),
+			`/webhook/${String(EXAMPLE.nodes[0].parameters.path)}`,
 		);
 		await screenshot('5-production-url', await webhookUrls(webhook, '/webhook/'));
 		await closePanel();
 
-		const sent = await postToWebhook(productionUrl, ANOTHER_CONTACT);
+		const sent = await postToWebhook(productionUrl, ANOTHER_DEAL);
 		expect(sent.status, await sent.clone().text()).toBe(200);
-		const created = await waitFor(
-			`the published workflow to create a client and a contract for CRM id ${ANOTHER_CONTACT.crmId} and send their keys to the CRM`,
-			() => {
-				const left = leftAtService(editor.service, ANOTHER_CONTACT.crmId);
-				return left.contracts.length > 0 && keysWrittenBack(crm, ANOTHER_CONTACT.crmId).length > 0
-					? left
-					: undefined;
-			},
+		await waitFor(
+			`the published workflow to send the keys of deal ${ANOTHER_DEAL.deal.id} to the CRM`,
+			() => (keysFor(ANOTHER_DEAL.deal.id).length > 0 ? true : undefined),
 		);
-		expect(created.clients).toEqual([
-			expect.objectContaining({ fullname: ANOTHER_CONTACT.name, customKey: ANOTHER_CONTACT.crmId }),
+		const { clients, contracts } = customerAtService(editor.service, TEST_DEAL.customer.id);
+		expect(clients).toHaveLength(1);
+		expect(contracts.map((contract) => [contract.name, contract.clientKey])).toEqual([
+			[TEST_DEAL.deal.name, clients[0].clientKey],
+			[ANOTHER_DEAL.deal.name, clients[0].clientKey],
 		]);
 	});
 
-	it('5. "Test runs count too": the test contact has its row in CRM deliveries, and is skipped when it comes again', async () => {
-		const sent = await postToWebhook(productionUrl, JSON.parse(TEST_CONTACT.body));
+	it('5. "Test runs count too": Won deals has a row for each deal, done, and the test deal sent again gets nothing more', async () => {
+		const sent = await postToWebhook(productionUrl, TEST_DEAL);
 		expect(sent.status, await sent.clone().text()).toBe(200);
-		// The test run, the other contact, the test contact again.
+		// The test run, the next deal, the test deal again.
 		const rest = await ownerSession(editor.url);
 		const runs = await endedRuns(rest, workflowId, 3, GIVE_UP_MS);
 		expect(runs.map((run) => run.status)).toEqual(['success', 'success', 'success']);
-		expect(leftAtService(editor.service, TEST_CONTACT.contact.crmId).clients).toHaveLength(1);
+		expect(customerAtService(editor.service, TEST_DEAL.customer.id).contracts).toHaveLength(2);
 
 		await page.getByRole('menuitem', { name: 'Overview' }).click();
 		await page.getByRole('link', { name: 'Data tables' }).click();
 		await page.getByRole('link', { name: new RegExp(`^${TABLE}`) }).click();
 		const rows = page.getByRole('grid');
-		await shows(rows.getByRole('columnheader', { name: COLUMN, exact: true }));
-		// Three deliveries, three rows (ids 1 to 3); the crmId column holds each contact's CRM id.
-		await shows(rows.getByRole('gridcell', { name: '3', exact: true }));
+		await shows(rows.getByRole('columnheader', { name: 'dealId', exact: true }));
+		await shows(rows.getByRole('gridcell', { name: ANOTHER_DEAL.deal.id, exact: true }));
 		const cells = await rows.getByRole('gridcell').allInnerTexts();
-		for (const crmId of [TEST_CONTACT.contact.crmId, ANOTHER_CONTACT.crmId]) {
-			expect(cells, `a row of CRM id ${crmId} in ${TABLE}`).toContain(crmId);
+		for (const dealId of [TEST_DEAL.deal.id, ANOTHER_DEAL.deal.id]) {
+			expect(
+				cells.filter((cell) => cell === dealId),
+				`the rows of deal ${dealId} in ${TABLE}`,
+			).toHaveLength(1);
 		}
+		// The status column is beyond the grid's width: its rows as n8n has them.
+		const statuses = (await tableRows(rest, await tableIdOf(TABLE))).map((row) => [
+			row.dealId,
+			row.status,
+		]);
+		expect(statuses).toEqual([
+			[TEST_DEAL.deal.id, 'done'],
+			[ANOTHER_DEAL.deal.id, 'done'],
+		]);
 	});
 
 	it("shows each step's screenshot in the README, and the README shows no other", () => {

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
@@ -72,6 +72,8 @@ let rest: RestSession;
 let tableId: string;
 /** When set, the service answers the requests of this path as a service that is down. */
 let downAt: string | undefined;
+/** When set, the service refuses every contract's template, as for a Template Key it does not know. */
+let templateRefused = false;
 const figures: string[] = [];
 
 const WEBHOOK = readExample('deal-won-webhook.json');
@@ -115,6 +117,17 @@ beforeAll(async () => {
 	service.injectFault(
 		{ kind: 'status', status: 503, headers: { 'Retry-After': '3600' } },
 		{ times: Number.MAX_SAFE_INTEGER, when: (request) => request.path === downAt },
+	);
+	service.injectFault(
+		{
+			kind: 'status',
+			status: 404,
+			body: { code: '404', message: `Template not found: ${TEMPLATE_KEY}` },
+		},
+		{
+			times: Number.MAX_SAFE_INTEGER,
+			when: (request) => templateRefused && request.path === '/v1/contract',
+		},
 	);
 	crm = await startRecorder();
 	home = await n8nHomeFor(service);
@@ -273,7 +286,7 @@ function wonDealCases(
 		expect(contracts[0]).toMatchObject({
 			clientKey: clients[0].clientKey,
 			userKey: clients[0].users[0].userKey,
-			templateKey: 'tpl_service_agreement',
+			templateKey: TEMPLATE_KEY,
 		});
 		const rows = await tableRows(rest, tableId, { dealId: first.dealId });
 		expect(rows).toMatchObject([
@@ -347,6 +360,26 @@ function wonDealCases(
 		count('down at the client step, then the retry', deal);
 	});
 
+	it("a template the service does not know: the service's message in the row, the contract once corrected", async () => {
+		const deal = event(9, 6);
+		templateRefused = true;
+		try {
+			await driver.deliver([deal]);
+		} finally {
+			templateRefused = false;
+		}
+		expectAt(deal, 1, 0);
+		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'retry', error: expect.stringContaining(`Template not found: ${TEMPLATE_KEY}`) },
+		]);
+		await driver.retry();
+		expectAt(deal, 1, 1);
+		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'done', error: '' },
+		]);
+		count('a template refused, then corrected', deal);
+	});
+
 	it('two deals of one new customer won at the same instant: one client, two contracts', async () => {
 		const [a, b] = [event(7, 5), event(8, 5)];
 		// The first Create Client held back, so that the other deal finds the client not made yet.
@@ -391,10 +424,95 @@ describe('deal-won-webhook.json', () => {
 
 	it('sent the keys of each contract to the CRM once', () => {
 		const dealIds = crm.requests.map((call) => (call.body as { dealId: string }).dealId).sort();
-		expect(dealIds).toEqual([1, 2, 3, 5, 6, 7, 8].map((n) => `wh-deal-${n}`));
+		expect(dealIds).toEqual([1, 2, 3, 5, 6, 9, 7, 8].map((n) => `wh-deal-${n}`).sort());
 		expect(crm.requests.map((call) => call.path)).toContain(
 			'/api/deals/wh-deal-1/contract-signing',
 		);
+	});
+});
+
+/** A won deal as another CRM sends it: other names, the customer under the account. */
+const OTHER_CRM_EVENT = {
+	event: 'opportunity.updated',
+	opportunity: { ref: 'OPP-88', title: 'Wind tunnel lease', stage: 'closed_won' },
+	account: {
+		ref: 'ACC-5',
+		name: 'Langley Research',
+		contact: { display_name: 'Katherine Johnson', mail: 'katherine@example.com' },
+	},
+};
+
+/** Deal Fields and Won? as the README's step 4 has the user set them for that event. */
+const FOR_OTHER_CRM: Record<string, string> = {
+	dealId: '={{ $json.body.opportunity.ref }}',
+	contractName: '={{ $json.body.opportunity.title }}',
+	customerId: '={{ $json.body.account.ref }}',
+	fullname: '={{ $json.body.account.contact.display_name }}',
+	email: '={{ $json.body.account.contact.mail }}',
+	organization: '={{ $json.body.account.name }}',
+	won: "={{ $json.body.opportunity.stage === 'closed_won' }}",
+};
+
+/** The Webhook example with only Deal Fields' values and Won?'s condition set for that event. */
+function adaptedToOtherCrm(workflow: ExampleWorkflow): ExampleWorkflow {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		const { assignments, conditions } = node.parameters as {
+			assignments?: { assignments: Array<{ name: string; value: string }> };
+			conditions?: { conditions: Array<{ leftValue: string }> };
+		};
+		if (node.name === 'Deal Fields') {
+			for (const assignment of assignments!.assignments)
+				assignment.value = FOR_OTHER_CRM[assignment.name];
+		}
+		if (node.name === 'Won?') conditions!.conditions[0].leftValue = FOR_OTHER_CRM.won;
+	}
+	return copy;
+}
+
+describe("your own CRM's fields (README, step 4)", () => {
+	it('Deal Fields and Won? set for another CRM: one client and one contract, nothing else changed', async () => {
+		const shipped = setUp(WEBHOOK);
+		const adapted = adaptedToOtherCrm(shipped);
+		const others = (workflow: ExampleWorkflow) =>
+			workflow.nodes.filter((node) => !['Deal Fields', 'Won?'].includes(node.name));
+		expect(others(adapted)).toEqual(others(shipped));
+		const names = shipped.nodes.find((node) => node.name === 'Deal Fields')!.parameters
+			.assignments as { assignments: Array<{ name: string }> };
+		expect(names.assignments.map(({ name }) => name).sort()).toEqual(
+			Object.keys(FOR_OTHER_CRM)
+				.filter((name) => name !== 'won')
+				.sort(),
+		);
+
+		const { id: _id, ...workflow } = adapted;
+		const saved = await restJson<{ id: string }>(rest, '/rest/workflows', {
+			method: 'POST',
+			body: JSON.stringify({
+				...workflow,
+				name: `${workflow.name} (another CRM)`,
+				pinData: {
+					'Deal Won': [{ json: { headers: {}, params: {}, query: {}, body: OTHER_CRM_EVENT } }],
+				},
+			}),
+		});
+		const execution = await runFromTrigger(rest, saved.id, 'Deal Won', GIVE_UP_MS);
+		expect(execution.status, runError(execution)).toBe('success');
+
+		const clients = service.clients().filter((client) => client.customKey === 'ACC-5');
+		expect(clients).toMatchObject([
+			{
+				fullname: 'Katherine Johnson',
+				email: 'katherine@example.com',
+				organization: 'Langley Research',
+			},
+		]);
+		expect(
+			service.contracts().filter((contract) => contract.clientKey === clients[0].clientKey),
+		).toMatchObject([{ name: 'Wind tunnel lease' }]);
+		expect(await tableRows(rest, tableId, { dealId: 'OPP-88' })).toMatchObject([
+			{ status: 'done' },
+		]);
 	});
 });
 
