@@ -144,8 +144,8 @@ const to = (...nodes: string[]) =>
 const deal = (column: string) => `$('Deal').item.json.${column}`;
 
 /**
- * A Get's settings for the first row that matches: the oldest, by id. n8n 1.x has no Order By and
- * reads rows in the order they were written.
+ * A Get's settings for the first row that matches: the oldest, by id. n8n 1.x has no Order By; on
+ * SQLite it reads rows in the order they were written (docs/examples.md, for PostgreSQL).
  */
 const FIRST_ROW = { limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' };
 
@@ -903,7 +903,7 @@ export const SALESFORCE: CrmHead = {
 				typeVersion: 1.1,
 				position: [0, 0],
 				notes:
-					'Pick your Salesforce OAuth2 credential. Once the workflow is published, n8n asks Salesforce every minute for the opportunities changed since it last asked and gives one item per opportunity, with its Id and AccountId. Salesforce does not say what changed: Won? and the table tell a new win.',
+					'Pick your Salesforce OAuth2 credential. Once the workflow is published, n8n asks Salesforce every minute for the opportunities changed since it last asked and gives one item per opportunity, with its Id and AccountId. Salesforce does not say what changed: Won? and the table tell a new win. An opportunity created less than 15 minutes before the check is left out until it changes again.',
 				parameters: {
 					authentication: 'oAuth2',
 					triggerOn: 'opportunityUpdated',
