@@ -24,7 +24,6 @@ export interface WorkflowNode {
 	maxTries?: number;
 	waitBetweenTries?: number;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
-	alwaysOutputData?: boolean;
 }
 
 interface Workflow {
@@ -74,7 +73,7 @@ const wonDeals = { __rl: true, mode: 'name', value: WON_DEALS_TABLE.name };
 
 interface Condition {
 	column: string;
-	condition: 'eq' | 'lt' | 'isNotEmpty';
+	condition: 'eq';
 	value?: string;
 }
 
@@ -186,13 +185,11 @@ export function dealExample(head: CrmHead): Workflow {
 		operation: string,
 		parameters: Json,
 		notes: string,
-		settings: Json = {},
 	) =>
 		node(name, position, {
 			type: 'n8n-nodes-base.dataTable',
 			typeVersion: 1,
 			notes,
-			...settings,
 			parameters: { resource: 'row', operation, dataTableId: wonDeals, ...parameters },
 		});
 	/** A Get of the first row whose column holds the item's value. */

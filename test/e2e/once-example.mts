@@ -7,14 +7,14 @@ import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.
 import { makeDataTable, pickDataTable, type DataTable } from './data-tables.mts';
 import { readExample, type ExampleWorkflow, type N8nHome } from './n8n-instance.mts';
 
-/** The table the example records deliveries in, as step 3 of the README's first workflow makes it. */
+/** The table the example records deliveries in, as docs/examples.md has users make it. */
 const DELIVERIES_TABLE: DataTable = { name: 'CRM deliveries', columns: ['crmId'] };
 
 /** Makes the deliveries table, as a user does under Data tables; its id. */
 export const makeDeliveriesTable = async (home: N8nHome) =>
 	await makeDataTable(home, DELIVERIES_TABLE);
 
-/** The deliveries table in every data table node of the workflow, as the README has users set it. */
+/** The deliveries table in every data table node of the workflow, as users pick it. */
 export const pickDeliveriesTable = <T extends Pick<ExampleWorkflow, 'nodes'>>(
 	workflow: T,
 	deliveriesTableId: string,

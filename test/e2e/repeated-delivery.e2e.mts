@@ -4,7 +4,7 @@
  *
  * - examples/crm-contact-to-contract.json answers the CRM with the keys after both creates; its
  *   protection against a repeated create holds within one run only, so a second delivery makes a
- *   second client and contract (what the README says of it).
+ *   second client and contract (what docs/scaling.md says of it).
  * - examples/crm-contact-once.json answers at once, records each delivery in an n8n data table
  *   and goes on only when no earlier delivery of the CRM id is recorded, then writes the keys back
  *   to the CRM: one client and one contract whether the second delivery comes after the first run
