@@ -45,12 +45,12 @@ export function serviceRoot(baseUrl: unknown): string {
 	}
 	if (!url) {
 		throw new Error(
-			`The Base URL "${text}" is not a web address: it must start with https:// or http://. Correct it in ${CREDENTIAL}.`,
+			`'Base URL' ("${text}") is not a web address: it must start with https:// or http://. Correct it in ${CREDENTIAL}.`,
 		);
 	}
 	if (/[?#]/.test(text)) {
 		throw new Error(
-			`The Base URL "${text}" has a ${text.includes('?') ? 'query (?…)' : 'fragment (#…)'}: enter only the service’s address, such as ${url.origin}, in ${CREDENTIAL}.`,
+			`'Base URL' ("${text}") has a ${text.includes('?') ? 'query (?…)' : 'fragment (#…)'}: enter only the service’s address, such as ${url.origin}, in ${CREDENTIAL}.`,
 		);
 	}
 	let root = text;
@@ -65,16 +65,16 @@ export function serviceRoot(baseUrl: unknown): string {
 export function serviceKey(apiKey: unknown): string {
 	const key = trimText(typeof apiKey === 'string' ? apiKey : '');
 	if (!key) {
-		throw new Error(`The API Key in ${CREDENTIAL} is empty. Paste your service key there.`);
+		throw new Error(`'API Key' in ${CREDENTIAL} is empty. Paste your service key there.`);
 	}
 	if ([...key].some((character) => character < ' ' || character === '\u007f')) {
 		throw new Error(
-			`The API Key in ${CREDENTIAL} contains a line break or another control character. Paste the key alone, on one line.`,
+			`'API Key' in ${CREDENTIAL} contains a line break or another control character. Paste the key alone, on one line.`,
 		);
 	}
 	if (key.length < SHORTEST_KEY) {
 		throw new Error(
-			`The API Key in ${CREDENTIAL} has only ${key.length} character${key.length === 1 ? '' : 's'}: a service key has at least ${SHORTEST_KEY}. Paste the whole key.`,
+			`'API Key' in ${CREDENTIAL} has only ${key.length} character${key.length === 1 ? '' : 's'}: a service key has at least ${SHORTEST_KEY}. Paste the whole key.`,
 		);
 	}
 	return key;
@@ -126,11 +126,36 @@ const NO_REDIRECTS = {
 	maxRedirects: 0,
 };
 
-const REFUSED_KEY = 'The service refused the API key. Check the API Key.';
+/**
+ * A request as it goes to the service with the key: to the root, with the key's header, and
+ * without following redirects, since n8n would send the X-Service-Key header on to wherever a
+ * redirect points. A request to any other origin is refused, so the key never leaves the Base
+ * URL's. The credential's `authenticate` and the node send through here alike.
+ */
+export function withServiceKey(
+	requestOptions: IHttpRequestOptions,
+	root: string,
+	key: string,
+): IHttpRequestOptions {
+	const target = elsewhere(requestOptions as IHttpRequestOptions & { uri?: unknown }, root);
+	if (target !== undefined) {
+		throw new Error(
+			`The Contract Signing API credential sends its key only to ${new URL(root).origin}, its Base URL, but this request goes to ${target}. Use an address under the Base URL, or correct the Base URL.`,
+		);
+	}
+	return {
+		...requestOptions,
+		...NO_REDIRECTS,
+		baseURL: root,
+		headers: { ...requestOptions.headers, 'X-Service-Key': key },
+	};
+}
+
+const REFUSED_KEY = "The service refused the API key. Check 'API Key'.";
 const SERVICE_BUSY =
 	'The Contract Signing service is busy or unavailable, so the key could not be checked. Try again in a few minutes.';
 const NOT_THE_SERVICE =
-	'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.';
+	"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.";
 
 /** Fails the test when the reply's `code` is one of these, as text or number. */
 function codeRule(codes: number[], message: string) {
@@ -152,7 +177,8 @@ export class ContractSigningApi implements ICredentialType {
 		dark: 'file:../icons/contract-signing.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/contract-signing/n8n-nodes-contract-signing#credentials';
+	documentationUrl =
+		'https://github.com/contract-signing/n8n-nodes-contract-signing/blob/main/docs/reference.md#the-credential';
 
 	properties: INodeProperties[] = [
 		{
@@ -176,29 +202,18 @@ export class ContractSigningApi implements ICredentialType {
 	];
 
 	/**
-	 * Plain code rather than expressions: this runs for every request the node sends. It is also
-	 * what keeps the key at the Base URL's origin for every node using this credential (the HTTP
-	 * Request node too): a request elsewhere is refused, and redirects are not followed, since
-	 * n8n would send the X-Service-Key header on to wherever a redirect points.
+	 * Plain code rather than expressions, run for every request any node sends with this
+	 * credential (the HTTP Request node too): see `withServiceKey`.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const root = serviceRoot(credentials.baseUrl);
-		const key = serviceKey(credentials.apiKey);
-		const target = elsewhere(requestOptions as IHttpRequestOptions & { uri?: unknown }, root);
-		if (target !== undefined) {
-			throw new Error(
-				`The Contract Signing API credential sends its key only to ${new URL(root).origin}, its Base URL, but this request goes to ${target}. Use an address under the Base URL, or correct the Base URL.`,
-			);
-		}
-		return {
-			...requestOptions,
-			...NO_REDIRECTS,
-			baseURL: root,
-			headers: { ...requestOptions.headers, 'X-Service-Key': key },
-		};
+		return withServiceKey(
+			requestOptions,
+			serviceRoot(credentials.baseUrl),
+			serviceKey(credentials.apiKey),
+		);
 	}
 
 	test: ICredentialTestRequest = {

@@ -173,7 +173,7 @@ describe("CONTRIBUTING's recipe for a new operation, followed for Contract → R
 
 		const empty = await readContract({ clientKey, contractKey: "={{ '' }}" });
 		expect(service().requests).toHaveLength(0);
-		expect(empty.error?.message).toBe('Contract Key is empty');
+		expect(empty.error?.message).toBe("'Contract Key' is empty");
 		expect(empty.error?.description).toBe('Enter the key of the contract to read.');
 
 		const unknown = await readContract({ clientKey, contractKey: 'ctr_unknown' });

@@ -37,7 +37,7 @@ const expectedFailures = [
 	{
 		index: 1,
 		error: {
-			message: 'Contract Name is empty',
+			message: "'Contract Name' is empty",
 			description: 'Enter a name for the contract, such as "Service agreement".',
 		},
 	},
@@ -47,7 +47,7 @@ const expectedFailures = [
 			message: 'Client not found',
 			code: '404',
 			description:
-				'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+				"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
 		},
 	},
 	{

@@ -1,6 +1,6 @@
 /**
- * The credential is read, and so decrypted, once per run of the node, not once per item: n8n
- * reads it from its database and decrypts it on every call otherwise. Never across executions,
+ * The credential is read, and so decrypted, once per run of the node, not once per item as n8n's
+ * own send reads it, and never handed back to n8n to send with. Never across executions,
  * never across tries of Retry On Fail, never in the output; and n8n's checks that depend on the
  * credential (its allowed domains) still apply to every request.
  */
@@ -29,11 +29,14 @@ afterEach(() => {
 
 it('reads the credential once per run of the node, whatever the number of items', async () => {
 	const decrypt = vi.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+	// n8n applies a credential's authenticate when a node hands it the credential to send with.
+	const handedToN8n = vi.spyOn(TestCredentialsHelper.prototype, 'authenticate');
 
 	const first = await runStep(service(), CREATE_CLIENT, { items: contacts });
 	expect(first.error).toBeUndefined();
 	expect(service().clients()).toHaveLength(contacts.length);
 	expect(decrypt).toHaveBeenCalledTimes(ENGINE_READS_PER_RUN + 1);
+	expect(handedToN8n).not.toHaveBeenCalled();
 
 	// A new execution reads it again: nothing is kept from one execution to the next.
 	const second = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 3) });
@@ -71,7 +74,7 @@ it('keeps n8n’s allowed-domain restriction of the credential, and says nothing
 	expect(refused.items[0]).toEqual({
 		error: {
 			message: expect.stringMatching(/^Domain not allowed: .*sign\.example\.com/),
-			description: expect.stringMatching(/^Nothing was sent\. Add the Base URL’s host/),
+			description: expect.stringMatching(/^Nothing was sent\. .*Allowed HTTP Request Domains/),
 		},
 	});
 

@@ -48,7 +48,7 @@ describe('nothing was sent', () => {
 
 		expect(error?.message).toMatch(/^The service’s secure connection could not be trusted \(.+\)$/);
 		expect(error?.description).toBe(
-			'Nothing was sent. Check the Base URL in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.',
+			"Nothing was sent. Check 'Base URL' in the Contract Signing credential. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.",
 		);
 		// The server hears of the client's refusal a moment after the client gave up.
 		await vi.waitFor(() => expect(refusedHandshakes).toBe(2));
@@ -61,8 +61,9 @@ describe('nothing was sent', () => {
 			settings: TWO_TRIES,
 		});
 
+		expect(error?.message).toBe('The Base URL’s host name is unknown');
 		expect(error?.description).toBe(
-			'Nothing was sent: the Base URL’s host name is unknown. Check the Base URL in the Contract Signing credential.',
+			"Nothing was sent. Check 'Base URL' in the Contract Signing credential.",
 		);
 	});
 

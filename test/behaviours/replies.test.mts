@@ -91,7 +91,7 @@ describe('one reply check for every operation', () => {
 					message: 'Client not found',
 					code: '404',
 					description:
-						'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+						"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
 				},
 			},
 		]);

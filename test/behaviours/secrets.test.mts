@@ -201,7 +201,7 @@ describe('the key stays secret wherever the service sends it back', () => {
 
 		expect(error?.message).toBe('Invalid service key ***: check the key');
 		expect(error?.description).toBe(
-			'The service refused the API key. Check the API Key in the Contract Signing credential.',
+			"The service refused the API key. Check 'API Key' in the Contract Signing credential.",
 		);
 	});
 
@@ -262,7 +262,7 @@ describe('the key stays secret wherever the service sends it back', () => {
 
 		expect(service().requests).toHaveLength(0);
 		expect(error?.message).toBe(
-			'The API Key in the Contract Signing credential has only 1 character: a service key has at least 8. Paste the whole key.',
+			"'API Key' in the Contract Signing credential has only 1 character: a service key has at least 8. Paste the whole key.",
 		);
 		expect(error?.description).toBe(
 			'Nothing was sent to the service: run the item again once this is corrected.',

@@ -10,9 +10,9 @@ import { runStep, useStandIn } from '../helpers.mts';
 const service = useStandIn();
 
 const CHECK_KEY =
-	'The service refused the API key. Check the API Key in the Contract Signing credential.';
+	"The service refused the API key. Check 'API Key' in the Contract Signing credential.";
 const CHECK_KEYS =
-	'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.';
+	"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.";
 const CHECK_FIELDS = 'Check the fields of this node against the message above.';
 /** A create the service may have acted on: the error says where to look, and nothing is resent. */
 const MAY_EXIST =

@@ -171,25 +171,25 @@ describe('Client → Create', () => {
 				'no field at all',
 				{ users: { user: [] } },
 				'There is nothing to create the client from',
-				'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
+				"Fill in at least one of 'Full Name', 'Email', 'Organization', 'Custom Key' or 'Users'.",
 			],
 			[
 				'a client email that is not an address',
 				{ email: 'ada.example.com' },
-				'Email "ada.example.com" is not an email address',
-				'Enter an address such as name@example.com in Email, or leave it empty.',
+				`'Email' "ada.example.com" is not an email address`,
+				"Enter an address such as name@example.com in 'Email', or leave it empty.",
 			],
 			[
 				'a user email that is not an address',
 				{ users: { user: [{ fullname: 'Ada' }, { email: 'charles at example' }] } },
-				'Users, entry 2: Email "charles at example" is not an email address',
-				'Enter an address such as name@example.com in Users, entry 2: Email, or leave it empty.',
+				`'Users', entry 2: 'Email' "charles at example" is not an email address`,
+				"Enter an address such as name@example.com in 'Users', entry 2: 'Email', or leave it empty.",
 			],
 			[
 				'an empty user row',
 				{ fullname: 'Ada', users: { user: [{ fullname: ' ', email: '' }] } },
-				'Users, entry 1 is empty',
-				'Fill in at least one field of Users, entry 1, or remove it.',
+				"'Users', entry 1 is empty",
+				"Fill in at least one field of 'Users', entry 1, or remove it.",
 			],
 		])('%s', async (_case, fields, message, description) => {
 			const { error, items } = await runStep(service(), { ...createClient, ...fields });
@@ -204,18 +204,18 @@ describe('Client → Create', () => {
 			[
 				'a list entry with a field the service does not take',
 				'={{ [{ fullname: "Ada", phone: "123" }] }}',
-				'Users, entry 1 has a field "phone" that the service does not accept',
+				`'Users', entry 1 has a field "phone" that the service does not accept`,
 			],
 			[
 				'a list that is not a list',
 				'={{ { fullname: "Ada" } }}',
-				'Users must be a list, but it is an object',
+				"'Users' must be a list, but it is an object",
 			],
 			['JSON text that does not parse', '[{ "fullname": "Ada" ', 'Users is not a valid list'],
 			[
 				'a list entry that is text',
 				'={{ ["Ada"] }}',
-				'Users, entry 1 must be an object, but it is a string',
+				"'Users', entry 1 must be an object, but it is a string",
 			],
 		])('users from a list: %s', async (_case, usersList, message) => {
 			const { error } = await runStep(service(), {
@@ -236,7 +236,7 @@ describe('Client → Create', () => {
 			});
 
 			expect(error?.description).toBe(
-				'Give each entry of Users as an object with one or more of fullname, email, customKey.',
+				"Give each entry of 'Users' as an object with one or more of 'fullname', 'email', 'customKey'.",
 			);
 		});
 	});
@@ -250,7 +250,7 @@ describe('Client → Create', () => {
 
 		expect(error?.message).toBe('Invalid service key');
 		expect(error?.description).toBe(
-			'The service refused the API key. Check the API Key in the Contract Signing credential.',
+			"The service refused the API key. Check 'API Key' in the Contract Signing credential.",
 		);
 		expect(items).toEqual([]);
 	});
@@ -355,17 +355,17 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: full name from an object',
 		parameters: client({ fullname: '={{ { first: "Ada" } }}' }),
-		expect: { refuses: 'Full Name must be text, but it is an object' },
+		expect: { refuses: "'Full Name' must be text, but it is an object" },
 	},
 	{
 		name: 'client: full name from a list',
 		parameters: client({ fullname: '={{ ["Ada"] }}' }),
-		expect: { refuses: 'Full Name must be text, but it is a list' },
+		expect: { refuses: "'Full Name' must be text, but it is a list" },
 	},
 	{
 		name: 'client: full name from a boolean',
 		parameters: client({ fullname: '={{ true }}' }),
-		expect: { refuses: 'Full Name must be text, but it is the value true' },
+		expect: { refuses: "'Full Name' must be text, but it is the value true" },
 	},
 	{
 		name: 'client: over-long full name',
@@ -385,12 +385,12 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: email without a domain',
 		parameters: client({ email: 'ada@' }),
-		expect: { refuses: 'Email "ada@" is not an email address' },
+		expect: { refuses: `'Email' "ada@" is not an email address` },
 	},
 	{
 		name: 'client: email from a number',
 		parameters: client({ email: '={{ 12345 }}' }),
-		expect: { refuses: 'Email "12345" is not an email address' },
+		expect: { refuses: `'Email' "12345" is not an email address` },
 	},
 	{
 		name: 'client: organization from an expression that gives nothing',
@@ -407,7 +407,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: custom key that is not a number',
 		parameters: client({ customKey: '={{ 0 / 0 }}' }),
-		expect: { refuses: 'Custom Key must be text, but it is the number NaN' },
+		expect: { refuses: "'Custom Key' must be text, but it is the number NaN" },
 	},
 	{
 		name: 'client: users row with only blanks',
@@ -415,7 +415,7 @@ const badInput: BadInputCase[] = [
 			fullname: 'Ada',
 			users: { user: [{ fullname: ' ', email: '', customKey: '' }] },
 		}),
-		expect: { refuses: 'Users, entry 1 is empty' },
+		expect: { refuses: "'Users', entry 1 is empty" },
 	},
 	{
 		name: 'client: users row with a number as custom key',
@@ -436,27 +436,27 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: users list of names',
 		parameters: clientList('={{ ["Ada", "Charles"] }}'),
-		expect: { refuses: 'Users, entry 1 must be an object, but it is a string' },
+		expect: { refuses: "'Users', entry 1 must be an object, but it is a string" },
 	},
 	{
 		name: 'client: users list that is one object',
 		parameters: clientList('={{ { fullname: "Ada" } }}'),
-		expect: { refuses: 'Users must be a list, but it is an object' },
+		expect: { refuses: "'Users' must be a list, but it is an object" },
 	},
 	{
 		name: 'client: users list entry with an unknown field',
 		parameters: clientList('={{ [{ fullname: "Ada", phone: "+44 1" }] }}'),
-		expect: { refuses: 'Users, entry 1 has a field "phone" that the service does not accept' },
+		expect: { refuses: `'Users', entry 1 has a field "phone" that the service does not accept` },
 	},
 	{
 		name: 'client: users list entry with an object as email',
 		parameters: clientList('={{ [{ email: { work: "ada@example.com" } }] }}'),
-		expect: { refuses: 'Users, entry 1: Email must be text, but it is an object' },
+		expect: { refuses: "'Users', entry 1: 'Email' must be text, but it is an object" },
 	},
 	{
 		name: 'client: users list entry that is empty',
 		parameters: clientList('={{ [{ fullname: "Ada" }, {}] }}'),
-		expect: { refuses: 'Users, entry 2 is empty' },
+		expect: { refuses: "'Users', entry 2 is empty" },
 	},
 	{
 		name: 'client: users list entry with nulls beside a value',
@@ -474,7 +474,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: users list with an invalid email',
 		parameters: clientList('={{ [{ email: "ada at example.com" }] }}'),
-		expect: { refuses: 'Users, entry 1: Email "ada at example.com" is not an email address' },
+		expect: { refuses: `'Users', entry 1: 'Email' "ada at example.com" is not an email address` },
 	},
 	{
 		name: 'client: full name from a date ($now and the like)',
@@ -489,7 +489,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: full name from an invalid date',
 		parameters: client({ fullname: '={{ new Date("not a date") }}' }),
-		expect: { refuses: 'Full Name must be text, but it is a date' },
+		expect: { refuses: "'Full Name' must be text, but it is a date" },
 	},
 	{
 		name: 'client: users list entry with a date as full name',
@@ -508,7 +508,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: users list entry that is a date',
 		parameters: clientList('={{ [new Date(0)] }}'),
-		expect: { refuses: 'Users, entry 1 must be an object, but it is a date' },
+		expect: { refuses: "'Users', entry 1 must be an object, but it is a date" },
 	},
 	{
 		name: 'client: full name of zero-width spaces and NEL only',
@@ -523,7 +523,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: Simplify given the text "maybe"',
 		parameters: client({ fullname: 'Ada', simple: '={{ "maybe" }}' }),
-		expect: { refuses: 'Simplify must be true or false, but it is "maybe"' },
+		expect: { refuses: `'Simplify' must be true or false, but it is "maybe"` },
 	},
 ];
 

@@ -89,20 +89,20 @@ describe('Contract → Create', () => {
 		[
 			'a client key expression that gives nothing',
 			{ clientKey: '={{ $json.clientKey }}', name: 'NDA' },
-			'Client Key is empty',
+			"'Client Key' is empty",
 			'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
 		],
 		[
 			'an empty contract name',
 			{ clientKey: 'cli_1', name: '   ' },
-			'Contract Name is empty',
+			"'Contract Name' is empty",
 			'Enter a name for the contract, such as "Service agreement".',
 		],
 		[
 			'a contract name that is a list',
 			{ clientKey: 'cli_1', name: '={{ ["NDA"] }}' },
-			'Contract Name must be text, but it is a list',
-			'Set Contract Name to a single text value, for example an expression such as {{ $json.name }}.',
+			"'Contract Name' must be text, but it is a list",
+			"Set 'Contract Name' to a single text value, for example an expression such as {{ $json.name }}.",
 		],
 	])('refuses %s before any request', async (_case, fields, message, description) => {
 		const { error } = await runStep(service(), { ...createContract, ...fields });
@@ -170,7 +170,7 @@ const badInput: BadInputCase[] = [
 		name: 'contract: name from an expression that gives nothing',
 		parameters: contract({ name: '={{ $json.title }}' }),
 		item: {},
-		expect: { refuses: 'Contract Name is empty' },
+		expect: { refuses: "'Contract Name' is empty" },
 	},
 	{
 		name: 'contract: over-long name',
@@ -193,7 +193,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'contract: template key from an object',
 		parameters: contract({ additionalFields: { templateKey: '={{ { key: "tpl_nda" } }}' } }),
-		expect: { refuses: 'Template Key must be text, but it is an object' },
+		expect: { refuses: "'Template Key' must be text, but it is an object" },
 	},
 	{
 		name: 'contract: whitespace-only template key and user key',

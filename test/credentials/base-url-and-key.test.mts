@@ -32,7 +32,7 @@ describe('serviceRoot', () => {
 		['https://api.example.com/v1#top', 'has a fragment (#…)'],
 	])('refuses %s: it %s', (input, what) => {
 		expect(() => serviceRoot(input)).toThrow(
-			`The Base URL "${input}" ${what}: enter only the service’s address, such as https://api.example.com, in the Contract Signing credential.`,
+			`'Base URL' ("${input}") ${what}: enter only the service’s address, such as https://api.example.com, in the Contract Signing credential.`,
 		);
 	});
 });

@@ -63,7 +63,7 @@ describe('Base URL', () => {
 		});
 
 		expect(error?.message).toBe(
-			`The Base URL "${service().url}${suffix}" ${what}: enter only the service’s address, such as ${service().url}, in the Contract Signing credential.`,
+			`'Base URL' ("${service().url}${suffix}") ${what}: enter only the service’s address, such as ${service().url}, in the Contract Signing credential.`,
 		);
 		expect(error?.description).toBe(
 			'Nothing was sent to the service: run the item again once this is corrected.',
@@ -77,7 +77,7 @@ describe('Base URL', () => {
 		});
 
 		expect(error?.message).toBe(
-			`The Base URL "ftp://127.0.0.1:${service().port}" is not a web address: it must start with https:// or http://. Correct it in the Contract Signing credential.`,
+			`'Base URL' ("ftp://127.0.0.1:${service().port}") is not a web address: it must start with https:// or http://. Correct it in the Contract Signing credential.`,
 		);
 		expect(service().requests).toHaveLength(0);
 	});
@@ -125,19 +125,19 @@ describe('credential test', () => {
 	it('says the key is wrong, also when the service answers errors with HTTP 200', async () => {
 		const wrongKey = credentialsFor(service(), { apiKey: 'wrong-service-key' });
 		expect(await testCredential(wrongKey)).toEqual({
-			error: 'The service refused the API key. Check the API Key.',
+			error: "The service refused the API key. Check 'API Key'.",
 		});
 		service().settings.errorsAs = 'body';
 		service().settings.numericCodes = true;
 		expect(await testCredential(wrongKey)).toEqual({
-			error: 'The service refused the API key. Check the API Key.',
+			error: "The service refused the API key. Check 'API Key'.",
 		});
 	});
 
 	it('says the Base URL is wrong when something else answers there', async () => {
 		expect(await testCredential({ baseUrl: otherWebsiteUrl, apiKey: 'any-service-key' })).toEqual({
 			error:
-				'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
+				"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.",
 		});
 	});
 

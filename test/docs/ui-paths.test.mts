@@ -898,7 +898,7 @@ describe('the node’s timeout messages give a Timeout above what the request ha
 		const { description } = describeTransportFailure(
 			'ETIMEDOUT',
 			`timeout of ${waitedMs}ms exceeded`,
-			'',
+			waitedMs,
 		);
 		expect(timeoutHintProblems(description, waitedMs, places)).toEqual([]);
 	});

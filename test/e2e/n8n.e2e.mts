@@ -169,11 +169,10 @@ describe('n8n start', () => {
 			'Get user',
 		]);
 		for (const operation of operations) {
-			expect(operation.description).toMatch(/Returns (clientKey|contractKey|the user record)/);
+			expect(operation.description).toMatch(
+				/\. Returns the (keys of the client|contract’s key|user)/,
+			);
 		}
-		expect(
-			operations.find((operation) => operation.action === 'Create contract')?.description,
-		).toMatch(/Needs clientKey and a contract name/);
 	});
 
 	it.each([
@@ -187,7 +186,7 @@ describe('n8n start', () => {
 			'a wrong key',
 			() => ({ baseUrl: `${service.url}/v1/`, apiKey: 'wrong-key' }),
 			'Error',
-			'The service refused the API key. Check the API Key.',
+			"The service refused the API key. Check 'API Key'.",
 		],
 		[
 			'an unreachable URL',
@@ -215,13 +214,13 @@ describe('n8n start', () => {
 				return { baseUrl: service.url, apiKey: service.apiKey };
 			},
 			'Error',
-			'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
+			"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.",
 		],
 		[
 			'a Base URL where another server answers',
 			() => ({ baseUrl: elsewhere.url, apiKey: service.apiKey }),
 			'Error',
-			'Something answers at the Base URL, but not the Contract Signing service (or it redirects elsewhere). Check the Base URL.',
+			"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.",
 		],
 	])('tests the credential with %s', async (_case, data, status, message) => {
 		service.reset();

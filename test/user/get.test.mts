@@ -87,26 +87,26 @@ describe('User → Get', () => {
 		[
 			'an empty client key',
 			{ clientKey: '  ', email: 'ada@example.com' },
-			'Client Key is empty',
+			"'Client Key' is empty",
 			'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
 		],
 		[
 			'no field to find the user by',
 			{ clientKey: 'cli_1', userKey: '', fullname: '', email: '', customKey: '' },
 			'There is nothing to find the user by',
-			'Fill in at least one of User Key, Full Name, Email or Custom Key.',
+			"Fill in at least one of 'User Key', 'Full Name', 'Email' or 'Custom Key'.",
 		],
 		[
 			'an email that is not an address',
 			{ clientKey: 'cli_1', email: 'ada' },
-			'Email "ada" is not an email address',
-			'Enter an address such as name@example.com in Email, or leave it empty.',
+			`'Email' "ada" is not an email address`,
+			"Enter an address such as name@example.com in 'Email', or leave it empty.",
 		],
 		[
 			'a client key that is an object',
 			{ clientKey: '={{ { key: 1 } }}', email: 'ada@example.com' },
-			'Client Key must be text, but it is an object',
-			'Set Client Key to a single text value, for example an expression such as {{ $json.name }}.',
+			"'Client Key' must be text, but it is an object",
+			"Set 'Client Key' to a single text value, for example an expression such as {{ $json.name }}.",
 		],
 	])('refuses %s before any request', async (_case, fields, message, description) => {
 		const { error } = await runStep(service(), { ...getUser, ...fields });
@@ -126,7 +126,7 @@ describe('User → Get', () => {
 
 		expect(error?.message).toBe('User not found');
 		expect(error?.description).toBe(
-			'No user of this client matches what this node sent, or the service does not know the Client Key. Check Client Key, and the User Key, Full Name, Email or Custom Key you find the user by.',
+			"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
 		);
 		expect((error as { httpCode?: string }).httpCode).toBe('404');
 		expect(items).toEqual([]);
@@ -158,12 +158,12 @@ const badInput: BadInputCase[] = [
 		name: 'user: client key from an expression that gives nothing',
 		parameters: user({ clientKey: '={{ $json.clientKey }}', email: 'ada@example.com' }),
 		item: {},
-		expect: { refuses: 'Client Key is empty' },
+		expect: { refuses: "'Client Key' is empty" },
 	},
 	{
 		name: 'user: client key from a boolean',
 		parameters: user({ clientKey: '={{ false }}', email: 'ada@example.com' }),
-		expect: { refuses: 'Client Key must be text, but it is the value false' },
+		expect: { refuses: "'Client Key' must be text, but it is the value false" },
 	},
 	{
 		name: 'user: only whitespace to find by',
@@ -182,7 +182,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'user: user key from a list',
 		parameters: user({ userKey: '={{ ["usr_1"] }}' }),
-		expect: { refuses: 'User Key must be text, but it is a list' },
+		expect: { refuses: "'User Key' must be text, but it is a list" },
 	},
 	{
 		name: 'user: custom key from a number',

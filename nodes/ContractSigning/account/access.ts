@@ -1,7 +1,9 @@
 /**
- * The run's credential as the node sends with it: read and decrypted once per run (see the top
- * of item/send.ts), checked as the credential itself checks it for every request, so that one
- * that cannot work is reported before anything is sent, and the mask for what comes back.
+ * What the node keeps of the credential: the account it sends to, read with `getCredentials` for
+ * the run's first item and checked as the credential checks it (so one that cannot work is
+ * reported before anything is sent), and the mask for what comes back. The run holds it while
+ * its items are under way, and no longer than the run (run/run-state.ts); nothing else of the
+ * credential is kept.
  */
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { serviceKey, serviceRoot } from '../../../credentials/ContractSigningApi.credentials';
@@ -10,15 +12,15 @@ import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { SecretMask } from './secret';
 
-/** The service account: its Base URL's origin and its key as sent. */
+/** The service account: its root (the Base URL as requests go to it), its origin, its key as sent. */
 export interface Account {
+	root: string;
 	origin: string;
 	key: string;
 }
 
-/** The run's credential, ready to send with, its account, and the mask for what comes back. */
+/** The run's account and the mask for what comes back. */
 export interface Access {
-	credential: ICredentialDataDecryptedObject;
 	account: Account;
 	mask: SecretMask;
 }
@@ -44,13 +46,11 @@ async function readAccess(context: IExecuteSingleFunctions): Promise<Access | It
 	}
 	let account: Account;
 	try {
-		account = {
-			origin: new URL(serviceRoot(credential.baseUrl)).origin,
-			key: serviceKey(credential.apiKey),
-		};
+		const root = serviceRoot(credential.baseUrl);
+		account = { root, origin: new URL(root).origin, key: serviceKey(credential.apiKey) };
 	} catch (error) {
 		return inputFailure(error).with(NOTHING_SENT);
 	}
 	const apiKey = typeof credential.apiKey === 'string' ? credential.apiKey : undefined;
-	return { credential, account, mask: new SecretMask(apiKey) };
+	return { account, mask: new SecretMask(apiKey) };
 }

@@ -11,7 +11,7 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description: 'Whether to return a simplified version of the response instead of the raw data',
-	hint: 'On: a flat item with the keys the next steps map, such as clientKey, userKey and contractKey. Off: the full reply of the service.',
+	hint: 'On: one flat item with the keys the next steps map, such as clientKey. Off: the service’s full reply.',
 };
 
 export const DEFAULT_MAX_RETRIES = 5;
@@ -23,7 +23,8 @@ const maxRetriesOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 20 },
 	default: DEFAULT_MAX_RETRIES,
-	description: `When the service says it is busy or refuses the connection, it has not acted on the request: the node waits, as long as the service asks, and sends the item again, at most this many times. Without this option, ${DEFAULT_MAX_RETRIES} times; 0 turns waiting off.`,
+	description:
+		'How many times to send an item again while the service is busy or cannot be reached. 0 fails the item at once.',
 };
 
 const maxWaitOption: INodeProperties = {
@@ -32,7 +33,7 @@ const maxWaitOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 3600 },
 	default: DEFAULT_MAX_WAIT_SECONDS,
-	description: `How long at most the node waits for a busy service, in all, for one item. Without this option, ${DEFAULT_MAX_WAIT_SECONDS} seconds.`,
+	description: 'How long to wait in all for a busy service, for each item',
 };
 
 const maxAtOnceOption: INodeProperties = {
@@ -42,7 +43,7 @@ const maxAtOnceOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 1000 },
 	default: 10,
 	description:
-		'How many of this node’s requests may wait for the service’s answer at the same time, within one execution. Without this option, the node starts with 10 at once and sends more while the service keeps up, at most 256 at once for all executions that use the same account. With it, the node starts with this many at once until the service says it is busy, which saves time when the service is slow to answer; a value above 256 lets this node go beyond 256.',
+		'How many requests may wait for the service’s answer at the same time. Without this option, the node finds the number by itself.',
 };
 
 const maxPerSecondOption: INodeProperties = {
@@ -52,7 +53,7 @@ const maxPerSecondOption: INodeProperties = {
 	typeOptions: { minValue: 0.1, numberPrecision: 1 },
 	default: 10,
 	description:
-		'This node never sends faster than this within one execution, such as the limit your service’s plan allows. Without this option, the node finds the service’s pace by itself, for all executions that use the same account: it starts with 10 requests at once and sends more at once while the service keeps up, and spaces requests out once the service says it is busy.',
+		'The most requests per second to send, such as the limit of your service plan. Without this option, the node slows down when the service says it is busy.',
 };
 
 export const optionsField: INodeProperties = {

@@ -100,8 +100,13 @@ interface Walk {
 	entry?: string;
 }
 
+/** A field's label as messages name it: in single quotes, as n8n's own messages name fields. */
+export function quoted(label: string): string {
+	return `'${label}'`;
+}
+
 function labelOf(path: string, walk: Walk): string {
-	const label = walk.rules.labels[path.replace(/\[\d+\]/g, '[]')] ?? path;
+	const label = quoted(walk.rules.labels[path.replace(/\[\d+\]/g, '[]')] ?? path);
 	return walk.entry ? `${walk.entry}: ${label}` : label;
 }
 
@@ -112,7 +117,12 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 		const entryLabel = `${listLabel}, entry ${index + 1}`;
 		if (!isFields(entry)) {
 			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
-				description: `Give each entry of ${listLabel} as an object with one or more of ${entryFields(`${path.replace(/\[\d+\]/g, '[]')}[]`, walk.rules.labels).join(', ')}.`,
+				description: `Give each entry of ${listLabel} as an object with one or more of ${entryFields(
+					`${path.replace(/\[\d+\]/g, '[]')}[]`,
+					walk.rules.labels,
+				)
+					.map(quoted)
+					.join(', ')}.`,
 			});
 		}
 		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
@@ -159,7 +169,7 @@ function unknownField(path: string, pattern: string, walk: Walk): UserError {
 		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
 		{
 			description: known.length
-				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.join(', ')}; map the entries of a list from an expression to these fields.`
+				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.map(quoted).join(', ')}; map the entries of a list from an expression to these fields.`
 				: 'Send only the fields this operation shows.',
 		},
 	);
@@ -213,7 +223,7 @@ export function finishEnvelope(body: IDataObject, rules: LabelledRules): IDataOb
 
 	for (const { path, fix } of rules.required ?? []) {
 		if (valueAt(envelope, path) === undefined) {
-			throw new UserError(`${rules.labels[path] ?? path} is empty`, { description: fix });
+			throw new UserError(`${quoted(rules.labels[path] ?? path)} is empty`, { description: fix });
 		}
 	}
 	if (rules.anyOf && rules.anyOf.paths.every((path) => valueAt(envelope, path) === undefined)) {

@@ -137,10 +137,10 @@ export function simplifyOf(value: unknown): boolean {
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
 	throw new UserError(
-		`Simplify must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		`'Simplify' must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
 		{
 			description:
-				'Switch Simplify on or off, or give an expression that results in true or false.',
+				"Switch 'Simplify' on or off, or give an expression that results in true or false.",
 		},
 	);
 }

@@ -7,15 +7,12 @@
  * Options) all items are in flight at once; what the hook returns is the item's output, paired by
  * item index. From here each item's envelope is finished and checked, sent in its turn
  * (pacing/turns.ts, wire/request.ts), its reply masked and checked, and every failure either
- * thrown or, with "On Error: Continue", returned as an item paired with its input. Why the hook
- * sends with its own call of n8n's helper: run/n8n.ts. `itemOutput` (output.ts) reads what
- * happens to an item, in order.
+ * thrown or, with "On Error: Continue", returned as an item paired with its input. The hook sends
+ * with n8n's request helper rather than the `this.makeRoutingRequest` it is given, which reads the
+ * credential for every request (BENCHMARKS.md, "Sending with n8n's request helper").
+ * `itemOutput` (output.ts) reads what happens to an item, in order.
  */
-import type {
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	INodePropertyRouting,
-} from 'n8n-workflow';
+import type { IExecutePaginationFunctions, INodePropertyRouting } from 'n8n-workflow';
 import { wireFields, type Operation } from '../description/operation';
 import { runStateOf } from '../run/run-state';
 import { labelledRulesOf } from './envelope';
@@ -48,15 +45,9 @@ export function operationRouting(operation: Operation): INodePropertyRouting {
 				try {
 					return await itemOutput(this, run, toSend, requestData);
 				} finally {
-					run.itemDone(itemCount(this));
+					run.itemDone();
 				}
 			},
 		},
 	};
-}
-
-/** How many items this run of the node has, for the run's state to know when it is done. */
-function itemCount(context: IExecuteSingleFunctions): number {
-	const input = context.getExecuteData().data;
-	return (input.main ?? input.ai_tool)?.[0]?.length ?? 1;
 }

@@ -1,21 +1,9 @@
 /**
- * The node's only calls into n8n beyond a declarative node's description, reading its parameters
- * and credential, and throwing n8n's errors. Each is typed in n8n-workflow; CONTRIBUTING's "Where
- * the node leans on n8n" gives, for each, where n8n documents it or which of n8n's own nodes uses
- * it the same way, and what it is for.
- *
- * The routing's pagination hook is the send path (item/send.ts), as n8n-nodes-base's Okta wraps
- * its send, but the hook does not send with the `this.makeRoutingRequest` it is given: that reads
- * and decrypts the credential from n8n's database for every request (what that costs: BENCHMARKS.md,
- * "What reading the credential once saves"). It sends with the helper `makeRoutingRequest` calls,
- * and the credential the run read once.
+ * What the node asks of n8n to know its run and its end. Each is typed in n8n-workflow;
+ * CONTRIBUTING's "Where the node leans on n8n" gives, for each of the node's calls into n8n,
+ * where n8n documents it or which of n8n's own nodes does the same, and what it is for.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 /** The credential type, as n8n knows it. */
 export const CREDENTIAL_TYPE = 'contractSigningApi';
@@ -38,19 +26,4 @@ export function runKeyOf(context: IExecuteSingleFunctions): string {
 export function onExecutionEnd(context: IExecuteSingleFunctions, handler: () => void): void {
 	context.onExecutionCancellation(handler);
 	context.onExecutionFinish?.(handler);
-}
-
-/** A request with the credential the run read once; its `authenticate` runs for each request. */
-export async function sendWithCredential(
-	context: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	credential: ICredentialDataDecryptedObject,
-): Promise<IN8nHttpFullResponse> {
-	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-	return (await context.helpers.httpRequestWithAuthentication.call(
-		context,
-		CREDENTIAL_TYPE,
-		options,
-		{ credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: credential } },
-	)) as IN8nHttpFullResponse;
 }

@@ -1,6 +1,6 @@
 /**
- * What one run of the node holds while it sends: its access to the service (the credential, read
- * once), the stop that ends its waits, and the values other modules keep for it (per-run.ts).
+ * What one run of the node holds while it sends: its access to the service (account/access.ts),
+ * the stop that ends its waits, and the values other modules keep for it (per-run.ts).
  * A run is known by n8n's identifiers for it (n8n.ts), so every try of Retry On Fail finds the
  * same state; the state is let go when the execution ends, or once the run has been idle a minute.
  */
@@ -16,16 +16,15 @@ export class RunState {
 
 	private access?: Promise<unknown>;
 
-	private itemsLeft?: number;
-
 	/** Items under way, and when the last one began or ended. */
 	private underWay = 0;
 
 	lastUsedAt = Date.now();
 
 	/**
-	 * The access for this run, made by `load` only once (so the credential is read and decrypted
-	 * once); forgotten when the run's last item is done, and with the run in any case.
+	 * The access for this run, made by `load` only once while items are under way (so the
+	 * credential is read and decrypted once per run: n8n starts every item before any ends,
+	 * Batching aside); let go when no item is under way, and with the run in any case.
 	 */
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();
@@ -37,16 +36,10 @@ export class RunState {
 		this.lastUsedAt = Date.now();
 	}
 
-	/** Counts an item of `itemCount` as done; after the last one the access is let go. */
-	itemDone(itemCount: number): void {
+	itemDone(): void {
 		this.underWay -= 1;
 		this.lastUsedAt = Date.now();
-		this.itemsLeft ??= itemCount;
-		this.itemsLeft -= 1;
-		if (this.itemsLeft <= 0) {
-			this.access = undefined;
-			this.itemsLeft = undefined;
-		}
+		if (this.underWay === 0) this.access = undefined;
 	}
 
 	idleSince(now: number): number {

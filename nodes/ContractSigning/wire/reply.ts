@@ -63,7 +63,7 @@ function outcomeOf(code: string): Outcome {
 
 function hintFor(code: string, notFoundHint: string): string {
 	if (code === '401' || code === '403') {
-		return 'The service refused the API key. Check the API Key in the Contract Signing credential.';
+		return "The service refused the API key. Check 'API Key' in the Contract Signing credential.";
 	}
 	if (code === '404') return notFoundHint;
 	if (code === '409')
@@ -111,7 +111,7 @@ function redirectFailure(status: string, headers: ReplyHeaders | undefined): Rep
 			? `The service address redirects to ${location}`
 			: `The service address redirects elsewhere (HTTP ${status})`,
 		description:
-			'Nothing was sent there: the API key goes only to the Base URL. If the service has moved, enter its new address as the Base URL in the Contract Signing credential.',
+			"Nothing was sent there: the API key goes only to the Base URL. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.",
 		httpCode: status,
 		outcome: 'refused',
 	};
@@ -146,7 +146,7 @@ function nonJsonFailure(statusCode: number, body: unknown, expected: ExpectedRep
 		ok: false,
 		message: describeNonJson(statusCode, body),
 		description: isSuccess(status)
-			? `Check that the Base URL in the Contract Signing credential points to the service. ${TRY_LATER}`
+			? `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`
 			: hintFor(status, expected.notFoundHint),
 		httpCode: status,
 		outcome: isSuccess(status) ? 'unknown' : outcomeOf(status),

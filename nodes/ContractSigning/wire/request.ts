@@ -1,6 +1,9 @@
 /**
- * One request of an item to the service, as n8n's own routing sends it, and what came of it:
- * the service's reply body, or the failure with the service's text masked.
+ * One request of an item to the service and what came of it: the service's reply body, or the
+ * failure with the service's text masked. The request is the one n8n's routing prepared for the
+ * item, with its protections (timeout, proxy, SSL options, allowed domains), sent with n8n's
+ * request helper and the key as the credential adds it (`withServiceKey`), as n8n-nodes-base's
+ * Wise sends with the credential it read (`nodes/Wise/GenericFunctions.ts`).
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -10,12 +13,12 @@ import type {
 	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
+import { withServiceKey } from '../../../credentials/ContractSigningApi.credentials';
 import type { Access } from '../account/access';
 import { ItemFailure } from '../failure/item-failure';
-import { sendWithCredential } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
-import { describeTransportFailure, isTimeout, networkError } from './transport-failure';
+import { describeTransportFailure, isTimeout, networkError, notSent } from './transport-failure';
 
 /** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */
 const LONGEST_KEPT_REPLY = 10_000;
@@ -34,26 +37,24 @@ export interface ItemRequest {
 /** Posts the item once: the reply body when the service acted, else the failure. */
 export async function postOnce(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, requestData, envelope, access } = request;
+	const { root, key } = access.account;
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendWithCredential(
-			context,
-			{ ...requestData.options, body: envelope, returnFullResponse: true } as IHttpRequestOptions,
-			access.credential,
-		);
+		const options = { ...requestData.options, body: envelope, returnFullResponse: true };
+		response = (await context.helpers.httpRequest(
+			withServiceKey(options as IHttpRequestOptions, root, key),
+		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		return requestFailure(error, access);
+		return requestFailure(error, access, requestData.options.timeout);
 	}
 	return replyOf(response, request);
 }
 
-function requestFailure(error: unknown, { mask }: Access): ItemFailure {
-	const { code, detail } = networkError(error);
-	const failure = describeTransportFailure(
-		code ?? '',
-		mask.text(detail),
-		mask.text((error as { message?: string }).message ?? String(error)),
-	);
+function requestFailure(error: unknown, { mask }: Access, timeoutMs?: number): ItemFailure {
+	const { code, detail, sent } = networkError(error);
+	const failure = sent
+		? describeTransportFailure(code ?? '', mask.text(detail), timeoutMs)
+		: notSent(mask.text(detail));
 	return new ItemFailure(failure.outcome, failure.message, failure.description, {
 		code: code && isTimeout(code, detail) ? 'ETIMEDOUT' : code,
 	});

@@ -1,7 +1,7 @@
 /**
- * Failures before any usable reply: what happened, what to do, and whether the request may have
- * reached the service. n8n's own wording is kept where it is right (a refused connection) and
- * replaced where it misleads (it calls a timeout "aborted, perhaps the server is offline").
+ * Failures before any usable reply: what happened, in the node's words, what to do, and whether
+ * the request may have reached the service. A message holds no network error code: n8n's error
+ * replaces a message naming one (ECONNREFUSED …) with its own words for it.
  */
 import { TRY_LATER, type Outcome } from '../failure/item-failure';
 
@@ -15,11 +15,11 @@ export interface TransportFailure {
 const TLS_FAILURE =
 	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
 
-const CHECK_BASE_URL = 'Check the Base URL in the Contract Signing credential';
+const CHECK_BASE_URL = "Check 'Base URL' in the Contract Signing credential";
 
 interface Rule {
 	matches: (code: string, detail: string) => boolean;
-	failure: (code: string, detail: string, message: string) => TransportFailure;
+	failure: (code: string, detail: string, timeoutMs?: number) => TransportFailure;
 }
 
 /** No reply in time: n8n's request helper names it ECONNABORTED, as it does a closed connection. */
@@ -31,17 +31,17 @@ export function isTimeout(code: string, detail: string): boolean {
 const RULES: Rule[] = [
 	{
 		matches: (code) => code === 'ECONNREFUSED',
-		failure: (_code, _detail, message) => ({
-			message,
+		failure: () => ({
+			message: 'The service refused the connection',
 			description: `Nothing answers at the Base URL. ${CHECK_BASE_URL} and that the service is up.`,
 			outcome: 'busy',
 		}),
 	},
 	{
 		matches: (code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN',
-		failure: (_code, _detail, message) => ({
-			message,
-			description: `Nothing was sent: the Base URL’s host name is unknown. ${CHECK_BASE_URL}.`,
+		failure: () => ({
+			message: 'The Base URL’s host name is unknown',
+			description: `Nothing was sent. ${CHECK_BASE_URL}.`,
 			outcome: 'refused',
 		}),
 	},
@@ -55,9 +55,9 @@ const RULES: Rule[] = [
 	},
 	{
 		matches: isTimeout,
-		failure: (_code, detail) => ({
+		failure: (_code, detail, timeoutMs) => ({
 			message: `The service did not answer in time (${detail})`,
-			description: `${timeoutHint(/timeout of (\d+)ms/.exec(detail)?.[1])} ${TRY_LATER}`,
+			description: `${timeoutHint(timeoutMs)} ${TRY_LATER}`,
 			outcome: 'unknown',
 		}),
 	},
@@ -78,49 +78,53 @@ const RULES: Rule[] = [
  * 10000 when added, less than the node's own 300000 without it: so the hint names a value above
  * what the request had.
  */
-function timeoutHint(hadMs: string | undefined): string {
-	const value = hadMs ? ` more than ${hadMs}, such as ${Number(hadMs) * 2}` : ' more milliseconds';
+function timeoutHint(hadMs: number | undefined): string {
+	const value = hadMs ? ` more than ${hadMs}, such as ${hadMs * 2}` : ' more milliseconds';
 	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
 }
 
+/** The failure of a request that had `timeoutMs` to get its reply. */
 export function describeTransportFailure(
 	code: string,
 	detail: string,
-	message: string,
+	timeoutMs?: number,
 ): TransportFailure {
-	// n8n's own check of the credential's Allowed HTTP Request Domains, before anything is sent.
-	const refusedByN8n = [detail, message].find((text) => /^Domain not allowed/.test(text));
-	if (refusedByN8n) {
-		return {
-			message: refusedByN8n,
-			description:
-				'Nothing was sent. Add the Base URL’s host to Allowed HTTP Request Domains in the Contract Signing credential, or correct the Base URL.',
-			outcome: 'refused',
-		};
-	}
 	const rule = RULES.find(({ matches }) => matches(code, detail));
-	if (rule) return rule.failure(code, detail, message);
-	return { message, description: `${CHECK_BASE_URL}.`, outcome: 'unknown' };
+	if (rule) return rule.failure(code, detail, timeoutMs);
+	return { message: detail, description: `${CHECK_BASE_URL}.`, outcome: 'unknown' };
 }
 
 /**
- * The network error's code (ECONNREFUSED, ECONNABORTED …) and its own text. n8n 2.x keeps the
- * request error as the `cause`; n8n 1.x wraps it in a NodeApiError whose `httpCode` is the code
- * and whose `messages` hold the text.
+ * A request n8n would not send, such as one to a host outside the credential's Allowed HTTP
+ * Request Domains: n8n's message, as it is.
  */
-export function networkError(error: unknown): { code?: string; detail: string } {
-	const failure = error as {
-		cause?: { code?: string; message?: string };
-		httpCode?: unknown;
-		messages?: unknown;
-	};
-	const wrappedCode =
-		typeof failure.httpCode === 'string' && /^E[A-Z_]+$/.test(failure.httpCode)
-			? failure.httpCode
-			: undefined;
-	const wrappedText = Array.isArray(failure.messages) ? failure.messages[0] : undefined;
+export function notSent(message: string): TransportFailure {
 	return {
-		code: failure.cause?.code ?? wrappedCode,
-		detail: failure.cause?.message ?? (typeof wrappedText === 'string' ? wrappedText : ''),
+		message,
+		description:
+			"Nothing was sent. Check 'Base URL' in the Contract Signing credential, and, if 'Allowed HTTP Request Domains' is set there, that it includes the host of 'Base URL'.",
+		outcome: 'refused',
+	};
+}
+
+/**
+ * The network error's code (ECONNREFUSED, ECONNABORTED …) and its text, read as n8n-nodes-base's
+ * Microsoft Dataverse reads them (`getNetworkErrorCode`), and whether the error came from the
+ * request at all: one without a code that is not the request library's (`isAxiosError`) was
+ * raised before the request was made.
+ */
+export function networkError(error: unknown): { code?: string; detail: string; sent: boolean } {
+	const failure = error as {
+		code?: unknown;
+		cause?: { code?: unknown };
+		message?: unknown;
+		isAxiosError?: unknown;
+	};
+	const found = failure.code ?? failure.cause?.code;
+	const code = typeof found === 'string' && found ? found : undefined;
+	return {
+		code,
+		detail: typeof failure.message === 'string' ? failure.message : String(error),
+		sent: code !== undefined || failure.isAxiosError === true,
 	};
 }

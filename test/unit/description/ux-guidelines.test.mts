@@ -133,3 +133,50 @@ describe('n8n’s UX guidelines', () => {
 		});
 	});
 });
+
+describe('texts a non-developer reads at a glance', () => {
+	/** The service's names for its fields, as they stand in the requests and replies. */
+	const API_IDENTIFIER = /\b[a-z]+[A-Z][A-Za-z]*\b/;
+
+	it('every description and hint of the panel is one or two short sentences', () => {
+		const texts = fields.flatMap((field) => [
+			field.description,
+			field.hint,
+			...(field.options ?? []).map((option) => (option as INodePropertyOptions).description),
+		]);
+		const long = texts.filter(
+			(text): text is string =>
+				text !== undefined &&
+				(text.length > 160 || text.split(/[.!?](\s|$)/).filter((part) => part?.trim()).length > 2),
+		);
+		expect(long).toEqual([]);
+	});
+
+	it('actions and operation descriptions are in the user’s words, not the API’s field names', () => {
+		const texts = operations.flatMap(({ action, description }) => [action, description]);
+		expect(texts.filter((text) => text !== undefined && API_IDENTIFIER.test(text))).toEqual([]);
+	});
+
+	it('messages name the fields of the panel in single quotes', () => {
+		const labels = [...new Set(fields.map((field) => field.displayName))].filter(
+			(label) => label.length > 1 && !label.includes(' → ') && label.split(' ').length <= 3,
+		);
+		const files = [
+			...sourceFiles(join(ROOT, 'nodes', 'ContractSigning', 'resources')),
+			...sourceFiles(join(ROOT, 'nodes', 'ContractSigning', 'wire')),
+			join(ROOT, 'credentials', 'ContractSigningApi.credentials.ts'),
+		];
+		const messages = files
+			.flatMap(textsOf)
+			.filter((text) => /(^|\. )(Fill in|Check|Enter|Paste|There is|No user)\b/.test(text));
+		expect(messages.length).toBeGreaterThan(3);
+		const unquoted = messages.filter((text) =>
+			labels.some((label) =>
+				new RegExp(`(^|[^'\\w])${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^'\\w]|$)`).test(
+					text,
+				),
+			),
+		);
+		expect(unquoted).toEqual([]);
+	});
+});

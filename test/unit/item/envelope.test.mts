@@ -73,20 +73,20 @@ describe('finishEnvelope', () => {
 	});
 
 	it.each([
-		[{ fullname: null }, 'Full Name is empty'],
-		[{ fullname: '   ' }, 'Full Name is empty'],
-		[{ fullname: true }, 'Full Name must be text, but it is the value true'],
-		[{ fullname: Number.NaN }, 'Full Name must be text, but it is the number NaN'],
+		[{ fullname: null }, "'Full Name' is empty"],
+		[{ fullname: '   ' }, "'Full Name' is empty"],
+		[{ fullname: true }, "'Full Name' must be text, but it is the value true"],
+		[{ fullname: Number.NaN }, "'Full Name' must be text, but it is the number NaN"],
 		[
 			{ fullname: 'Ada', nickname: 'A' },
 			'This operation has a field "nickname" that the service does not accept',
 		],
-		[{ fullname: 'Ada', users: 'ada@example.com' }, 'Users must be a list, but it is a string'],
+		[{ fullname: 'Ada', users: 'ada@example.com' }, "'Users' must be a list, but it is a string"],
 		[
 			{ fullname: 'Ada', users: [{ email: 'ada' }] },
-			'Users, entry 1: Email "ada" is not an email address',
+			`'Users', entry 1: 'Email' "ada" is not an email address`,
 		],
-		[{ fullname: 'Ada', users: [{ email: 'a@b.co' }, {}] }, 'Users, entry 2 is empty'],
+		[{ fullname: 'Ada', users: [{ email: 'a@b.co' }, {}] }, "'Users', entry 2 is empty"],
 	])('refuses client %j', (client, message) => {
 		expect(() => finishEnvelope({ data: { action: 'create', client } }, rules)).toThrow(
 			expect.objectContaining({ message }),
@@ -101,9 +101,9 @@ describe('finishEnvelope', () => {
 			),
 		).toThrow(
 			expect.objectContaining({
-				message: 'Users, entry 1 has a field "phone" that the service does not accept',
+				message: `'Users', entry 1 has a field "phone" that the service does not accept`,
 				description:
-					'Give each entry of Users only email; map the entries of a list from an expression to these fields.',
+					"Give each entry of 'Users' only 'email'; map the entries of a list from an expression to these fields.",
 			}),
 		);
 	});

@@ -27,14 +27,8 @@ describe('checkReply', () => {
 	});
 
 	it.each([
-		[
-			'401',
-			'The service refused the API key. Check the API Key in the Contract Signing credential.',
-		],
-		[
-			'403',
-			'The service refused the API key. Check the API Key in the Contract Signing credential.',
-		],
+		['401', "The service refused the API key. Check 'API Key' in the Contract Signing credential."],
+		['403', "The service refused the API key. Check 'API Key' in the Contract Signing credential."],
 		['429', 'The service is busy.'],
 		[
 			'500',

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { describeTransportFailure } from '../../../nodes/ContractSigning/wire/transport-failure';
 
 describe('describeTransportFailure', () => {
-	it('keeps n8n’s message for a refused connection and points at the Base URL', () => {
-		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED', 'refused')).toEqual({
-			message: 'refused',
+	it('says a refused connection is one, and points at the Base URL', () => {
+		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9')).toEqual({
+			message: 'The service refused the connection',
 			description:
-				'Nothing answers at the Base URL. Check the Base URL in the Contract Signing credential and that the service is up.',
+				"Nothing answers at the Base URL. Check 'Base URL' in the Contract Signing credential and that the service is up.",
 			outcome: 'busy',
 		});
 	});
@@ -15,7 +15,7 @@ describe('describeTransportFailure', () => {
 		const { message, description } = describeTransportFailure(
 			'ECONNABORTED',
 			'timeout of 300ms exceeded',
-			'The connection was aborted, perhaps the server is offline',
+			300,
 		);
 		expect(message).toBe('The service did not answer in time (timeout of 300ms exceeded)');
 		expect(description).toMatch(
@@ -31,7 +31,7 @@ describe('describeTransportFailure', () => {
 			const { description } = describeTransportFailure(
 				'ECONNABORTED',
 				`timeout of ${hadMs}ms exceeded`,
-				'',
+				hadMs,
 			);
 			const [, more, suggested] = /more than (\d+), such as (\d+)/.exec(description) ?? [];
 			expect(Number(more)).toBe(hadMs);
@@ -40,7 +40,7 @@ describe('describeTransportFailure', () => {
 	);
 
 	it('says a cut connection is worth a retry', () => {
-		expect(describeTransportFailure('ECONNRESET', 'socket hang up', 'x').message).toBe(
+		expect(describeTransportFailure('ECONNRESET', 'socket hang up').message).toBe(
 			'The connection closed before the reply was complete (socket hang up)',
 		);
 	});

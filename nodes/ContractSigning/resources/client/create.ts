@@ -167,7 +167,7 @@ export const clientCreate: Operation = {
 	value: 'create',
 	action: 'Create client',
 	description:
-		'Create a client from a full name, email, organization, custom key and/or users (at least one). Returns clientKey, and userKey for each user; the first user is the default user.',
+		'Create a client, with its users if you add them. Returns the keys of the client and its users.',
 	request: { path: '/v1/client', action: 'create' },
 	fields: [
 		{ property: fullnameField, path: 'data.client.fullname' },
@@ -197,13 +197,13 @@ export const clientCreate: Operation = {
 				'data.client.users',
 			],
 			message: 'There is nothing to create the client from',
-			fix: 'Fill in at least one of Full Name, Email, Organization, Custom Key or Users.',
+			fix: "Fill in at least one of 'Full Name', 'Email', 'Organization', 'Custom Key' or 'Users'.",
 		},
 		emails: ['data.client.email', 'data.client.users[].email'],
 	},
 	normalize: normalizeClientBody,
 	record: { member: 'client', key: 'clientKey' },
-	notFoundHint: 'Check the Base URL in the Contract Signing credential.',
+	notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
 	creates: { mayExist: clientMayExist },
 	simplify: simplifyClientCreated,
 };

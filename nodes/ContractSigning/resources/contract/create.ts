@@ -69,7 +69,7 @@ export const contractCreate: Operation = {
 	value: 'create',
 	action: 'Create contract',
 	description:
-		'Create a contract for a client. Needs clientKey and a contract name; templateKey and userKey are optional (default: the client’s default user). Returns contractKey.',
+		'Create a contract for a client, from a template if you choose one. Returns the contract’s key.',
 	request: { path: '/v1/contract', action: 'create' },
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
@@ -93,7 +93,7 @@ export const contractCreate: Operation = {
 	},
 	record: { member: 'contract', key: 'contractKey' },
 	notFoundHint:
-		'Check the keys this node sends (Client Key, User Key, Template Key): the service does not know one of them.',
+		"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
 	creates: { mayExist: contractMayExist },
 	simplify: simplifyContractCreated,
 };

@@ -30,7 +30,7 @@ export const userGet: Operation = {
 	value: 'get',
 	action: 'Get user',
 	description:
-		'Find a user of a client. Needs clientKey and at least one of userKey, full name, email or custom key. Returns the user record with userKey.',
+		'Find a user of a client by their key, name, email or your own reference. Returns the user.',
 	request: { path: '/v1/user', action: 'read' },
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
@@ -50,13 +50,13 @@ export const userGet: Operation = {
 		anyOf: {
 			paths: ['data.user.userKey', 'data.user.fullname', 'data.user.email', 'data.user.customKey'],
 			message: 'There is nothing to find the user by',
-			fix: 'Fill in at least one of User Key, Full Name, Email or Custom Key.',
+			fix: "Fill in at least one of 'User Key', 'Full Name', 'Email' or 'Custom Key'.",
 		},
 		emails: ['data.user.email'],
 	},
 	record: { member: 'user', key: 'userKey' },
 	notFoundHint:
-		'No user of this client matches what this node sent, or the service does not know the Client Key. Check Client Key, and the User Key, Full Name, Email or Custom Key you find the user by.',
+		"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
 	creates: false,
 	simplify: simplifyUserFound,
 };
