@@ -4,12 +4,13 @@
  * ships it). It reuses that config's parser, plugins and import resolver, without its rules, and
  * adds two rules of the import-x plugin it brings and ESLint's own max-lines rules.
  *
- * The node's folders, in the order an item travels, each import only those after it: the node
+ * The node's folders, in the order of their imports, each import only those after it: the node
  * file composes the description and the send path; item/ reads the item and builds its output,
  * pacing/ sends it in its turns, wire/ makes one request and reads its reply, account/ gives
- * what to send with (the service account's credential), run/ holds the run's state, failure/ is the vocabulary they all speak, and
- * description/ (the panel as data, which resources/ fills in) imports none of them. The
- * credential in credentials/ imports nothing of the node.
+ * what to send with (the run's account, from the credential), run/ holds the run's state,
+ * failure/ is the vocabulary they all speak, and description/ (the panel as data, which
+ * resources/ fills in) imports none of them. The credential in credentials/ imports nothing of
+ * the node.
  */
 import { config } from '@n8n/node-cli/eslint';
 

@@ -509,6 +509,7 @@ describe('operations: a path and an action', () => {
 
 describe('request log and lifecycle', () => {
 	it('records every request, rejected ones included', async () => {
+		const before = Date.now();
 		await post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
 		await send('/v1/nothing', undefined, { rawBody: 'not json', key: null });
 
@@ -520,7 +521,8 @@ describe('request log and lifecycle', () => {
 			body: { data: { action: 'create', client: { fullname: 'Ada' } } },
 		});
 		expect(accepted.headers['x-service-key']).toBe(standIn.apiKey);
-		expect(accepted.receivedAt).toBeGreaterThan(0);
+		expect(accepted.receivedAt).toBeGreaterThanOrEqual(before);
+		expect(accepted.receivedAt).toBeLessThanOrEqual(rejected.receivedAt);
 		expect(rejected).toMatchObject({ path: '/v1/nothing', rawBody: 'not json', body: undefined });
 		expect(rejected.headers).not.toHaveProperty('x-service-key');
 	});

@@ -1,6 +1,7 @@
 /**
- * Why an item failed and what that means for its record: the one failure type every step of the
- * send path returns in place of its result. An item whose wait a stopped execution ended has no
+ * Why an item failed and what that means for its record: what a step of the send path returns in
+ * place of its result. Two throw instead: reading the fields throws n8n's `UserError`, turned into
+ * an input failure (item/output.ts), and a wait that Stop ends throws `Stopped` (pacing/waits.ts). An item whose wait a stopped execution ended has no
  * output (item/output.ts), and n8n marks the execution as stopped itself.
  */
 import type { JsonObject } from 'n8n-workflow';

@@ -15,7 +15,8 @@ export class RetryMemory<Attempt> {
 
 	/**
 	 * The earlier attempt of this item when `isFinal` says it must not be sent again; otherwise
-	 * the result of `send`. A send still under way is waited for, not repeated.
+	 * the result of `send`. A send still under way is waited for; sent again only if its result
+	 * is not final.
 	 */
 	async once(
 		itemIndex: number,

@@ -38,7 +38,7 @@ export class Pace {
 
 	private windowSize: number;
 
-	/** Requests per second: none until the service first says it is busy. */
+	/** Requests per second: a cap's from the start; an account's none until the service is busy. */
 	private rate?: number;
 
 	private nextSendAt = 0;

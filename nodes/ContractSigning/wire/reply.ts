@@ -1,6 +1,6 @@
 /**
- * The one place that knows the service's reply format: what a reply to an operation must hold,
- * and what a failed one means for the record.
+ * How the node reads the service's reply to an operation: what it must hold, and what a failed
+ * one means for the record. The credential's test reads its reply by the credential's own rules.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Operation } from '../description/operation';

@@ -27,6 +27,11 @@ export function isTimeout(code: string, detail: string): boolean {
 	return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail));
 }
 
+/** The network text in brackets, unless it names a code (`read ECONNRESET`): see the top. */
+function withoutCode(detail: string): string {
+	return detail && !/\bE[A-Z]{3,}\b/.test(detail) ? ` (${detail})` : '';
+}
+
 /** The first rule that matches describes the failure. */
 const RULES: Rule[] = [
 	{
@@ -66,7 +71,7 @@ const RULES: Rule[] = [
 			['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code) ||
 			/aborted|hang up|closed/i.test(detail),
 		failure: (_code, detail) => ({
-			message: `The connection closed before the reply was complete (${detail})`,
+			message: `The connection closed before the reply was complete${withoutCode(detail)}`,
 			description: TRY_LATER,
 			outcome: 'unknown',
 		}),

@@ -39,6 +39,12 @@ describe('describeTransportFailure', () => {
 		},
 	);
 
+	it('keeps a network code out of the message, where n8n would put its own words', () => {
+		expect(describeTransportFailure('ECONNRESET', 'read ECONNRESET').message).toBe(
+			'The connection closed before the reply was complete',
+		);
+	});
+
 	it('says a cut connection is worth a retry', () => {
 		expect(describeTransportFailure('ECONNRESET', 'socket hang up').message).toBe(
 			'The connection closed before the reply was complete (socket hang up)',
