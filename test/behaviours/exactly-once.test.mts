@@ -92,7 +92,7 @@ describe('Retry On Fail never creates a contact twice', () => {
 					message: 'Signature backend unavailable',
 					code: '500',
 					description: expect.stringContaining(
-						'Look in your Contract Signing account for a client with Custom Key "crm-1"',
+						'Look in your Contract Signing account for a client with \'Custom Key\' "crm-1"',
 					),
 				},
 			});
@@ -122,7 +122,7 @@ describe('Retry On Fail never creates a contact twice', () => {
 			expect(error).toMatchObject({
 				message: 'The service did not answer in time (timeout of 500ms exceeded)',
 				description:
-					'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "crm-1" before you run this item again.',
+					'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "crm-1" before you run this item again.',
 			});
 		},
 	);

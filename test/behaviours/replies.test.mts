@@ -57,7 +57,7 @@ describe('one reply check for every operation', () => {
 
 		expect(error?.message).toBe('The service sent a web page instead of data (HTTP 502)');
 		expect(error?.description).toBe(
-			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "crm-1042" before you run this item again.',
+			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "crm-1042" before you run this item again.',
 		);
 	});
 

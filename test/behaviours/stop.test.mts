@@ -60,7 +60,7 @@ describe('Timeout', () => {
 		expect(ended).toBeLessThan(3500);
 		expect(error?.message).toBe('The service did not answer in time (timeout of 1500ms exceeded)');
 		expect(error?.description).toBe(
-			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "crm-1042" before you run this item again.',
+			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "crm-1042" before you run this item again.',
 		);
 	});
 

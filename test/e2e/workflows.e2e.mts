@@ -128,7 +128,7 @@ describe('n8n execute (headless)', () => {
 					message: 'Signature backend unavailable',
 					code: '500',
 					description:
-						'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with Custom Key "2" before you run this item again.',
+						'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "2" before you run this item again.',
 				},
 			},
 		]);

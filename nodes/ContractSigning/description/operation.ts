@@ -85,3 +85,13 @@ export function wireFields(operation: Operation): WireField[] {
 			}));
 	});
 }
+
+/** A field's label as messages name it: in single quotes, as n8n's own messages name fields. */
+export function quoted(label: string): string {
+	return `'${label}'`;
+}
+
+/** What an operation that creates says of a record the service may have made without confirming it. */
+export function mayExistHint(record: string, lookFor: string): string {
+	return `The ${record} may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for ${lookFor} before you run this item again.`;
+}

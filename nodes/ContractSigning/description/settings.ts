@@ -24,7 +24,7 @@ const maxRetriesOption: INodeProperties = {
 	typeOptions: { minValue: 0, maxValue: 20 },
 	default: DEFAULT_MAX_RETRIES,
 	description:
-		'How many times to send an item again while the service is busy or cannot be reached. 0 fails the item at once.',
+		'How many times to send an item again while the service is busy or refuses the connection. 0 fails the item at once.',
 };
 
 const maxWaitOption: INodeProperties = {

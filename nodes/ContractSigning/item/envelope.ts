@@ -5,6 +5,7 @@
 import { UserError, type IDataObject } from 'n8n-workflow';
 import { trimText } from '../../../credentials/ContractSigningApi.credentials';
 import {
+	quoted,
 	wireFields,
 	type EnvelopeRules,
 	type Operation,
@@ -100,13 +101,13 @@ interface Walk {
 	entry?: string;
 }
 
-/** A field's label as messages name it: in single quotes, as n8n's own messages name fields. */
-export function quoted(label: string): string {
-	return `'${label}'`;
+/** The pattern of a path: `data.client.users[2].email` is `data.client.users[].email`. */
+function patternOf(path: string): string {
+	return path.replace(/\[\d+\]/g, '[]');
 }
 
 function labelOf(path: string, walk: Walk): string {
-	const label = quoted(walk.rules.labels[path.replace(/\[\d+\]/g, '[]')] ?? path);
+	const label = quoted(walk.rules.labels[patternOf(path)] ?? path);
 	return walk.entry ? `${walk.entry}: ${label}` : label;
 }
 
@@ -118,7 +119,7 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 		if (!isFields(entry)) {
 			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
 				description: `Give each entry of ${listLabel} as an object with one or more of ${entryFields(
-					`${path.replace(/\[\d+\]/g, '[]')}[]`,
+					`${patternOf(path)}[]`,
 					walk.rules.labels,
 				)
 					.map(quoted)
@@ -177,7 +178,7 @@ function unknownField(path: string, pattern: string, walk: Walk): UserError {
 
 function compactAny(value: unknown, path: string, walk: Walk): unknown {
 	const { labels } = walk.rules;
-	const pattern = path.replace(/\[\d+\]/g, '[]');
+	const pattern = patternOf(path);
 	if (isListPath(pattern, labels)) {
 		if (isEmpty(value)) return undefined;
 		if (!Array.isArray(value)) {

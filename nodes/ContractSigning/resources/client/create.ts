@@ -1,6 +1,6 @@
 import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 import { customKeyField, emailField, fullnameField } from '../fields';
-import type { Operation } from '../../description/operation';
+import { mayExistHint, quoted, type Operation } from '../../description/operation';
 
 const userValues: INodeProperties[] = [
 	fullnameField,
@@ -157,8 +157,8 @@ const clientIdentity: Array<[string, string]> = [
 function clientMayExist(envelope: IDataObject): string {
 	const client = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
 	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
-	const which = known ? ` with ${known[1]} "${String(client[known[0]])}"` : '';
-	return `The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client${which} before you run this item again.`;
+	const which = known ? ` with ${quoted(known[1])} "${String(client[known[0]])}"` : '';
+	return mayExistHint('client', `a client${which}`);
 }
 
 export const clientCreate: Operation = {

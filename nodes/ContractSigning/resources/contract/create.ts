@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clientKeyField } from '../fields';
-import type { Operation } from '../../description/operation';
+import { mayExistHint, type Operation } from '../../description/operation';
 
 const contractNameField: INodeProperties = {
 	displayName: 'Contract Name',
@@ -60,7 +60,10 @@ export function simplifyContractCreated(reply: IDataObject, sent: IDataObject): 
 export function contractMayExist(envelope: IDataObject): string {
 	const data = (envelope.data ?? {}) as IDataObject;
 	const contract = (data.contract ?? {}) as IDataObject;
-	return `The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "${String(contract.name)}" of client ${String(data.clientKey)} before you run this item again.`;
+	return mayExistHint(
+		'contract',
+		`a contract named "${String(contract.name)}" of client ${String(data.clientKey)}`,
+	);
 }
 
 export const contractCreate: Operation = {
