@@ -194,7 +194,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 				error: {
 					message: 'Signature backend unavailable',
 					code: '500',
-					description: expect.stringContaining('Custom Key "crm-1"'),
+					description: expect.stringContaining(`'Custom Key' "crm-1"`),
 				},
 			});
 		},
@@ -231,7 +231,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 					message: 'The service did not answer in time (timeout of 500ms exceeded)',
 					code: 'ETIMEDOUT',
 					description: expect.stringMatching(
-						/^The client may have been created all the same.*Custom Key "crm-1"/,
+						/^The client may have been created all the same.*'Custom Key' "crm-1"/,
 					),
 				},
 			}),
