@@ -456,6 +456,9 @@ export function runHasEnded(status: string): boolean {
 export interface ExecutionSummary {
 	id: string;
 	status: string;
+	/** How it was started: manual, webhook, trigger… */
+	mode: string;
+	startedAt: string;
 }
 
 /**
