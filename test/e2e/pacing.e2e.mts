@@ -2,7 +2,8 @@
  * Bulk runs that pace themselves, in a real n8n: the packed package, `n8n execute`, the stand-in
  * allowing R requests per second (429 + Retry-After beyond it, nothing done for a refused
  * request). 400 contacts through Client → Create, no Batching, no Retry On Fail: each created
- * exactly once, the node done within 1.5 × N / R, also when the limit drops mid-run. n8n's HTTP
+ * exactly once, also when the limit drops mid-run; how long that takes is a row of `npm run bench`
+ * (BENCHMARKS.md, "A service that limits its rate"), not a bound here. n8n's HTTP
  * Request node with this credential, against the same limit, is printed beside it. Then 2,000
  * contacts into a service that keeps up: never more than 256 requests under way at once. Part of
  * the n8n version matrix.
@@ -24,7 +25,6 @@ import {
 
 const N = 400;
 const R = 40;
-const LIMIT_MS = (1.5 * N * 1000) / R;
 const NODE = 'Create Clients';
 /** Four n8n runs of 400 items, each after n8n's own start. */
 const TIMEOUT_MS = 300_000;
@@ -136,17 +136,13 @@ async function lowerLimitLater(afterMs: number, perSecond: number, signal: Abort
 
 describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 	it(
-		`this node: ${N} contacts, each created once, within 1.5 × N / R`,
+		`this node: ${N} contacts, each created once`,
 		async () => {
 			service.reset();
 			service.settings.rateLimit = { perSecond: R };
-			const figures = await run(
-				`this node, ${N} contacts, ${R}/s (limit ${LIMIT_MS / 1000} s)`,
-				thisNodeWorkflow.id,
-			);
+			const figures = await run(`this node, ${N} contacts, ${R}/s`, thisNodeWorkflow.id);
 
 			expectOnceEach(figures);
-			expect(figures.nodeMs).toBeLessThanOrEqual(LIMIT_MS);
 		},
 		TIMEOUT_MS,
 	);

@@ -2,12 +2,12 @@
  * A CRM's bulk change, in a real n8n (`n8n start`, the packed package, the shipped webhook
  * examples published): N contacts POSTed at the same moment, one execution each, all running at
  * once, into a service that allows R requests per second (429 + Retry-After beyond it, nothing
- * done for a refused request). Every contact gets exactly one client and one contract, every
- * execution succeeds, within 1.5 × 2N / R; the requests, the refused share and the time are printed.
+ * done for a refused request). Every contact gets exactly one client and one contract, and every
+ * execution succeeds; the requests, the refused share and the time are printed. How long a storm
+ * takes, and how fast n8n drives requests without a limit (so that the limit is the bottleneck),
+ * are rows of `npm run bench` (BENCHMARKS.md, "Many executions at once"), not bounds here.
  *
- * First, the same storm against a service without a limit measures how fast n8n itself drives
- * requests here: a limit that is not well below that would not be the bottleneck, and the storms
- * would prove nothing. Each "cold" storm has an account (a stand-in on its own port, with its own
+ * First, the same storm against a service without a limit. Each "cold" storm has an account (a stand-in on its own port, with its own
  * credential) that n8n has not talked to yet; the "second storm" follows the first on the same
  * account, in the same process. Part of the n8n version matrix; the once example and the bulk run
  * run on n8n 2 (n8n 1.x's data tables fail under overlapping runs, see repeated-delivery.e2e.mts),
@@ -41,8 +41,6 @@ import { crmContact, leftAtService, makeDeliveriesTable, onceExampleFor } from '
 
 const N = Number(process.env.STORM_CONTACTS ?? 100);
 const R = Number(process.env.STORM_LIMIT ?? 4);
-/** Each contact is two requests: Create Client, then Create Contract. */
-const LIMIT_MS = (1.5 * 2 * N * 1000) / R;
 const BULK_ITEMS = 100;
 const N8N_2 = process.env.CONTRACT_SIGNING_N8N !== '1.x';
 const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
@@ -285,7 +283,7 @@ function report(name: string, figuresOf: StormFigures, extra = '') {
 	figures.push(
 		`  ${name}: requests ${requests} · refused ${refused} (${((100 * refused) / Math.max(1, requests)).toFixed(1)} %, ` +
 			`${((100 * refused) / (2 * N)).toFixed(1)} % of the ${2 * N} needed) · clients ${clients} · contracts ${contracts} · ` +
-			`failed executions ${failed} · ${seconds.toFixed(1)} s (limit ${(LIMIT_MS / 1000).toFixed(0)} s)${extra}`,
+			`failed executions ${failed} · ${seconds.toFixed(1)} s${extra}`,
 	);
 }
 
@@ -303,7 +301,6 @@ async function limitedStorm(id: string, name: string) {
 	const result = await blow(storm);
 	report(name, result);
 	expectEveryContactOnce(result);
-	expect(result.seconds * 1000).toBeLessThanOrEqual(LIMIT_MS);
 	return result;
 }
 
@@ -311,7 +308,7 @@ describe(
 	`a CRM's bulk change: ${N} contacts at once, a service allowing ${R} requests per second`,
 	{ timeout: 600_000 },
 	() => {
-		it('n8n here drives requests well above that limit, so the limit is the bottleneck', async () => {
+		it('with no limit at the service, every contact once', async () => {
 			const result = await blow(storms.get('unlimited')!);
 			report(
 				'no limit at the service',
@@ -319,7 +316,6 @@ describe(
 				` · n8n drove ${result.acceptedPerSecond.toFixed(1)} requests/s`,
 			);
 			expectEveryContactOnce(result);
-			expect(result.acceptedPerSecond).toBeGreaterThanOrEqual(2 * R);
 		});
 
 		// Retry On Fail off: no retry of n8n's can make up for the pace, which carries the storm alone.

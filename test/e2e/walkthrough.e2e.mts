@@ -584,7 +584,10 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		// One CI run had a fourth run, also a success, with nothing more created; which kind it
 		// was is logged here, so that the next one says.
 		if (runs.length > 3) log(`runs of the workflow: ${JSON.stringify(runs)}`);
-		expect(runs.filter((run) => run.status !== 'success'), JSON.stringify(runs)).toEqual([]);
+		expect(
+			runs.filter((run) => run.status !== 'success'),
+			JSON.stringify(runs),
+		).toEqual([]);
 		expect(runs.filter((run) => run.mode === 'webhook').length).toBeGreaterThanOrEqual(2);
 		expect(runs.filter((run) => run.mode === 'manual').length).toBeGreaterThanOrEqual(1);
 		expect(customerAtService(editor.service, TEST_DEAL.customer.id).contracts).toHaveLength(2);

@@ -88,7 +88,7 @@ export function describeStorm(storm: StormOutcome): string {
 		`  storm:                    ${storm.contacts} contacts at once, the service allowing ${storm.perSecond}/s: ` +
 		`${storm.requests} requests, ${storm.refused} refused (${((100 * storm.refused) / Math.max(1, storm.requests)).toFixed(1)} %), ` +
 		`accepted ${storm.acceptedPerSecond.toFixed(2)}/s, ${storm.seconds.toFixed(1)} s ` +
-		`(limit ${((1.5 * 2 * storm.contacts) / storm.perSecond).toFixed(0)} s); ` +
+		`(1.5 × 2N / R = ${((1.5 * 2 * storm.contacts) / storm.perSecond).toFixed(0)} s); ` +
 		`${storm.contacts - storm.notAnsweredOk.length} answered with their keys`
 	);
 }
