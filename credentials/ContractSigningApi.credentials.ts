@@ -151,6 +151,12 @@ export function withServiceKey(
 	};
 }
 
+/** The headers of every request to the service: JSON, both ways. */
+export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
+
+/** The statuses with which the service says it is busy: it did not act, and asks to be asked later. */
+export const BUSY_STATUSES = [429, 503];
+
 const REFUSED_KEY = "The service refused the API key. Check 'API Key'.";
 const SERVICE_BUSY =
 	'The Contract Signing service is busy or unavailable, so the key could not be checked. Try again in a few minutes.';
@@ -220,7 +226,7 @@ export class ContractSigningApi implements ICredentialType {
 		request: {
 			method: 'POST',
 			url: '/v1/user',
-			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+			headers: { ...JSON_HEADERS },
 			body: {
 				data: {
 					action: 'read',
@@ -232,7 +238,8 @@ export class ContractSigningApi implements ICredentialType {
 		},
 		rules: [
 			...codeRule([401, 403], REFUSED_KEY),
-			...codeRule([429, 500, 502, 503, 504], SERVICE_BUSY),
+			// A failing gateway in front of the service cannot check the key either.
+			...codeRule([...BUSY_STATUSES, 500, 502, 504], SERVICE_BUSY),
 			// The service always sends code and message: a reply without them is not the service's.
 			{
 				type: 'responseSuccessBody',

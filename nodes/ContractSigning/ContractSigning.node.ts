@@ -1,4 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { JSON_HEADERS } from '../../credentials/ContractSigningApi.credentials';
 import { describeResources } from './description/describe';
 import { optionsField, simplifyField } from './description/settings';
 import { operationRouting } from './item/send';
@@ -30,12 +31,7 @@ export class ContractSigning implements INodeType {
 				required: true,
 			},
 		],
-		requestDefaults: {
-			headers: {
-				'Content-Type': 'application/json',
-				Accept: 'application/json',
-			},
-		},
+		requestDefaults: { headers: { ...JSON_HEADERS } },
 		properties: [...describeResources(resources, operationRouting), simplifyField, optionsField],
 	};
 }

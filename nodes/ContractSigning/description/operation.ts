@@ -60,7 +60,7 @@ export interface Operation {
 	 */
 	creates: false | { mayExist: (envelope: IDataObject) => string };
 	/** The flat item Simplify gives, from the reply and what was sent. */
-	simplify: (reply: IDataObject, sent: IDataObject) => IDataObject;
+	simplify: (reply: IDataObject, envelope: IDataObject) => IDataObject;
 }
 
 /** A resource of the Resource field and its operations, in the order its Operation field lists them. */

@@ -1,8 +1,9 @@
 /**
  * Why an item failed and what that means for its record: what a step of the send path returns in
  * place of its result. Two throw instead: reading the fields throws n8n's `UserError`, turned into
- * an input failure (item/output.ts), and a wait that Stop ends throws `Stopped` (pacing/waits.ts). An item whose wait a stopped execution ended has no
- * output (item/output.ts), and n8n marks the execution as stopped itself.
+ * an input failure (item/output.ts), and a wait that Stop ends throws `Stopped` (pacing/waits.ts).
+ * An item whose wait a stopped execution ended has no output (item/output.ts), and n8n marks the
+ * execution as stopped itself.
  */
 import type { JsonObject } from 'n8n-workflow';
 
@@ -15,7 +16,7 @@ export const TRY_LATER =
 /**
  * What a failed request says about the record it was for:
  * - `refused`: the service did not act, and sending the same again gets the same answer;
- * - `busy`: the service did not act and asks to be asked again later (429, 503, no connection);
+ * - `busy`: the service did not act and asks to be asked again later (429, 503, a refused connection);
  * - `unknown`: the service may have acted (5xx, timeout, cut connection, incomplete reply).
  */
 export type Outcome = 'refused' | 'busy' | 'unknown';

@@ -123,12 +123,12 @@ async function onceUnderRetries(
 	tryOnce: () => Promise<IDataObject | ItemFailure>,
 ): Promise<IDataObject | ItemFailure> {
 	const memory = retryMemoryOf<IDataObject | ItemFailure>(run);
-	const { attempt, replayed } = await memory.once(
+	const { result, replayed } = await memory.once(
 		context.getItemIndex(),
 		tryOnce,
 		(earlier) => !(earlier instanceof ItemFailure) || earlier.details.final === true,
 	);
-	return replayed && !(attempt instanceof ItemFailure) ? deepCopy(attempt) : attempt;
+	return replayed && !(result instanceof ItemFailure) ? deepCopy(result) : result;
 }
 
 /** Simplify as the user set it; text from an expression counts only as "true" or "false". */

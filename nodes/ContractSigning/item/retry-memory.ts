@@ -10,33 +10,33 @@
 import { PerRun } from '../run/per-run';
 import type { RunState } from '../run/run-state';
 
-export class RetryMemory<Attempt> {
-	private readonly items = new Map<number, Promise<Attempt>>();
+export class RetryMemory<Result> {
+	private readonly items = new Map<number, Promise<Result>>();
 
 	/**
-	 * The earlier attempt of this item when `isFinal` says it must not be sent again; otherwise
+	 * The result of this item's earlier try when `isFinal` says it must not be sent again; otherwise
 	 * the result of `send`. A send still under way is waited for; sent again only if its result
 	 * is not final.
 	 */
 	async once(
 		itemIndex: number,
-		send: () => Promise<Attempt>,
-		isFinal: (attempt: Attempt) => boolean,
-	): Promise<{ attempt: Attempt; replayed: boolean }> {
+		send: () => Promise<Result>,
+		isFinal: (result: Result) => boolean,
+	): Promise<{ result: Result; replayed: boolean }> {
 		const earlier = this.items.get(itemIndex);
 		if (earlier) {
-			const attempt = await earlier.catch(() => undefined);
-			if (attempt !== undefined && isFinal(attempt)) return { attempt, replayed: true };
+			const result = await earlier.catch(() => undefined);
+			if (result !== undefined && isFinal(result)) return { result, replayed: true };
 		}
-		const attempt = send();
-		this.items.set(itemIndex, attempt);
-		return { attempt: await attempt, replayed: false };
+		const sending = send();
+		this.items.set(itemIndex, sending);
+		return { result: await sending, replayed: false };
 	}
 }
 
 const memories = new PerRun<RetryMemory<unknown>>();
 
 /** The memory of the run. */
-export function retryMemoryOf<Attempt>(run: RunState): RetryMemory<Attempt> {
-	return memories.of(run, () => new RetryMemory<unknown>()) as RetryMemory<Attempt>;
+export function retryMemoryOf<Result>(run: RunState): RetryMemory<Result> {
+	return memories.of(run, () => new RetryMemory<unknown>()) as RetryMemory<Result>;
 }

@@ -1,33 +1,23 @@
 import { createHash } from 'node:crypto';
+import { IdleMap } from '../run/idle-map';
 import { Pace } from './pace';
 
 /**
  * The paces of the accounts this n8n process talks to, each shared by every execution of every
  * workflow in it (the main process in regular mode, each worker in queue mode). An account is its
- * Base URL's origin and its API key, kept only as a hash. An account idle for `forgetAfterMs` is
- * forgotten, so memory stays bounded by the accounts in use.
+ * Base URL's origin and its API key, kept only as a hash. An account's pace idle for `letGoAfterMs`
+ * is let go.
  */
 export class AccountPaces {
-	private readonly paces = new Map<string, Pace>();
+	private readonly paces: IdleMap<string, Pace>;
 
-	private sweptAt = 0;
-
-	constructor(private readonly forgetAfterMs = 5 * 60_000) {}
-
-	of(origin: string, apiKey: string): Pace {
-		this.forgetIdle();
-		const account = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex');
-		const pace = this.paces.get(account) ?? new Pace();
-		this.paces.set(account, pace);
-		return pace;
+	constructor(letGoAfterMs = 5 * 60_000) {
+		this.paces = new IdleMap(letGoAfterMs, (pace, now) => (pace.idle ? now - pace.lastUsedAt : 0));
 	}
 
-	private forgetIdle(now = Date.now()): void {
-		if (now - this.sweptAt < 1000) return;
-		this.sweptAt = now;
-		for (const [account, pace] of this.paces) {
-			if (pace.idle && now - pace.lastUsedAt > this.forgetAfterMs) this.paces.delete(account);
-		}
+	of(origin: string, apiKey: string): Pace {
+		const account = createHash('sha256').update(`${origin}\n${apiKey}`).digest('hex');
+		return this.paces.of(account, () => new Pace());
 	}
 }
 

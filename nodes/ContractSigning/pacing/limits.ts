@@ -9,12 +9,13 @@ import {
 	optionsField,
 } from '../description/settings';
 
-/** The caps the user set on the node's own requests, within one execution. */
-export interface PaceLimits {
+/** Max Requests at Once and per Second: what the user set for the node's own requests, per run. */
+export interface RequestLimits {
 	maxAtOnce?: number;
 	maxPerSecond?: number;
 }
 
+/** Max Retries When Busy and Max Wait When Busy: how long an item may wait for a busy service. */
 export interface WaitLimits {
 	maxRetries: number;
 	maxWaitMs: number;
@@ -32,8 +33,8 @@ export function waitLimits(value: unknown): WaitLimits {
 	return { maxRetries: Math.floor(maxRetries), maxWaitMs: maxWaitSeconds * 1000 };
 }
 
-/** The cap Options set a run; anything unreadable is left to the pace. */
-export function paceLimits(value: unknown): PaceLimits {
+/** The request limits Options set a run; anything unreadable is left to the pace. */
+export function requestLimits(value: unknown): RequestLimits {
 	const maxAtOnce = numberIn(value, 'maxAtOnce', Number.MIN_VALUE);
 	return {
 		maxPerSecond: numberIn(value, 'maxPerSecond', Number.MIN_VALUE),

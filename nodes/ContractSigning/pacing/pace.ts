@@ -3,16 +3,14 @@
  * a connection: a window that doubles per round of replies while it is full; once the service
  * says it is busy, a rate a fifth below what it accepted in the last second, rising while it keeps
  * up; a hold for a `Retry-After`; and turns round the runs that wait, so that a run of one item is
- * not queued behind a run of thousands. After a minute without refusals, the rate goes.
+ * not queued behind a run of thousands. After a minute without a busy reply, the rate goes.
  * Given the Max Requests limits a user set, it is that run's cap instead, and learns nothing.
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
 import type { StopSignal } from '../run/run-state';
-import type { PaceLimits } from './limits';
+import type { RequestLimits } from './limits';
 import { Line, type Waiter } from './line';
-
-export type PaceOutcome = 'accepted' | 'busy' | 'other';
 
 /** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
 const FIRST_WINDOW = 10;
@@ -46,7 +44,7 @@ export class Pace {
 	/** No request before this time (ms since epoch): the service asked to wait. */
 	private notBefore = 0;
 
-	private lastSlowdownAt = 0;
+	private lastBusyAt = 0;
 
 	private wakeAt?: number;
 
@@ -55,7 +53,7 @@ export class Pace {
 	/** Reply times of the requests accepted in the last second, oldest first. */
 	private accepted: number[] = [];
 
-	constructor(private readonly limits?: PaceLimits) {
+	constructor(private readonly limits?: RequestLimits) {
 		this.windowSize = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
 		this.rate = limits?.maxPerSecond;
 	}
@@ -73,7 +71,7 @@ export class Pace {
 		if (stop?.aborted) return Promise.reject(new Stopped());
 		const now = Date.now();
 		this.lastUsedAt = now;
-		const quiet = now - Math.max(this.lastSlowdownAt, this.notBefore) > QUIET_MS;
+		const quiet = now - Math.max(this.lastBusyAt, this.notBefore) > QUIET_MS;
 		if (quiet && this.waiting === 0 && !this.limits) this.rate = undefined;
 		const line = this.lines.get(run) ?? new Line(ceiling);
 		this.lines.set(run, line);
@@ -100,10 +98,11 @@ export class Pace {
 		this.waiting -= 1;
 	}
 
-	requestEnded(sentAt: number, outcome: PaceOutcome, now = Date.now()): void {
+	/** `outcome`: what the pace learns from: the request accepted, or the service busy. */
+	requestEnded(sentAt: number, outcome: 'accepted' | 'busy' | undefined, now = Date.now()): void {
 		this.lastUsedAt = now;
 		if (outcome === 'accepted') this.keptUp(sentAt, now, this.inFlight >= this.window);
-		if (outcome === 'busy') this.refused(sentAt, now);
+		if (outcome === 'busy') this.wasBusy(sentAt, now);
 		this.inFlight -= 1;
 		this.letIn();
 	}
@@ -166,22 +165,22 @@ export class Pace {
 		if (full) this.windowSize += 1;
 		if (this.rate === undefined) return;
 		// Replies need not come in the order the service answered: one of the burst that comes after
-		// its refusal was not counted when the rate was learned.
-		if (sentAt < this.lastSlowdownAt) this.rate = Math.max(this.rate, accepted * SLOWER);
+		// its busy reply was not counted when the rate was learned.
+		if (sentAt < this.lastBusyAt) this.rate = Math.max(this.rate, accepted * SLOWER);
 		else this.rate += FASTER_PER_ACCEPTED;
 	}
 
-	private refused(sentAt: number, now: number): void {
-		// Requests sent before the last slowdown were part of the burst it already answered.
-		if (sentAt < this.lastSlowdownAt) return;
-		this.lastSlowdownAt = now;
+	private wasBusy(sentAt: number, now: number): void {
+		// Requests sent before the last busy reply were part of the burst it already answered.
+		if (sentAt < this.lastBusyAt) return;
+		this.lastBusyAt = now;
 		if (this.limits) return;
-		// What the service accepted is what it allows; the rate never rises at a refusal.
+		// What the service accepted is what it allows; the rate never rises at a busy reply.
 		const accepted = this.acceptedInLastSecond(now);
 		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);
 		this.rate = Math.max(SLOWEST_RATE, from * SLOWER);
-		// The next request keeps its distance at the new rate, so that a Retry-After the refused
-		// request brings (turns.ts holds every request for it) comes before it does.
+		// The next request keeps its distance at the new rate, so that a Retry-After the busy reply
+		// brings (turns.ts holds every request for it) comes before it does.
 		this.nextSendAt = Math.max(this.nextSendAt, now + 1000 / this.rate);
 	}
 

@@ -10,18 +10,18 @@ import type { RunState } from '../run/run-state';
 import { isBusyCode } from '../wire/reply';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { accountPaces } from './account-paces';
-import { optionsOf, paceLimits, waitLimits, type WaitLimits } from './limits';
-import { ACCOUNT_CEILING, Pace, type PaceOutcome } from './pace';
+import { optionsOf, requestLimits, waitLimits, type WaitLimits } from './limits';
+import { ACCOUNT_CEILING, Pace } from './pace';
 import { pause, pauseBefore } from './waits';
 
-/** What a run's requests keep to: its cap, when the user set Max Requests, and its ceiling. */
-interface RunLimits {
+/** What a run's requests keep to: its cap, when the user set request limits, and its ceiling. */
+interface RunPacing {
 	cap?: Pace;
 	ceiling: number;
 	maxAtOnce?: number;
 }
 
-interface InTurns extends RunLimits {
+interface InTurns extends RunPacing {
 	request: ItemRequest;
 	/** The account's, shared by every execution that sends with it. */
 	pace: Pace;
@@ -34,7 +34,7 @@ interface InTurns extends RunLimits {
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, access, run } = request;
 	const item: InTurns = {
-		...runLimitsOf(context, run),
+		...runPacingOf(context, run),
 		request,
 		pace: accountPaces.of(access.account.origin, access.account.key),
 	};
@@ -59,12 +59,12 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-const runLimits = new PerRun<RunLimits>();
+const runPacings = new PerRun<RunPacing>();
 
-/** The run's limits, read for its first request. */
-function runLimitsOf(context: IExecuteSingleFunctions, run: RunState): RunLimits {
-	return runLimits.of(run, () => {
-		const limits = paceLimits(optionsOf(context));
+/** The run's pacing, from the request limits read for its first request. */
+function runPacingOf(context: IExecuteSingleFunctions, run: RunState): RunPacing {
+	return runPacings.of(run, () => {
+		const limits = requestLimits(optionsOf(context));
 		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
 		return {
 			cap: capped ? new Pace(limits) : undefined,
@@ -76,14 +76,14 @@ function runLimitsOf(context: IExecuteSingleFunctions, run: RunState): RunLimits
 
 /**
  * One send in its turn: at the run's cap when the user set one, then at the account's pace, which
- * learns how it ended. A turn is refused only when the run stops.
+ * learns how it ended. A turn is not given only when the run stops.
  */
 async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
 	const { request, pace, cap } = item;
 	const { run } = request;
 	const cappedAt = cap && (await cap.waitForTurn(run, run.stop).catch(stoppedFailure));
 	if (cappedAt instanceof ItemFailure) return cappedAt;
-	let outcome: PaceOutcome = 'other';
+	let outcome: 'accepted' | 'busy' | undefined;
 	let sentAt: number | ItemFailure | undefined;
 	try {
 		sentAt = await pace.waitForTurn(run, run.stop, item.ceiling).catch(stoppedFailure);
@@ -94,7 +94,7 @@ async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
 		return reply;
 	} finally {
 		if (typeof sentAt === 'number') pace.requestEnded(sentAt, outcome);
-		if (cappedAt !== undefined) cap?.requestEnded(cappedAt, 'other');
+		if (cappedAt !== undefined) cap?.requestEnded(cappedAt, undefined);
 	}
 }
 
@@ -102,7 +102,7 @@ function seconds(ms: number): string {
 	return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** What the user reads when the item is still refused after the waits they allowed. */
+/** What the user reads when the service is still busy after the waits they allowed. */
 function stillBusy(
 	failure: ItemFailure,
 	retries: number,

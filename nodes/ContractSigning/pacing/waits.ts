@@ -7,7 +7,8 @@ const LONGEST_BACKOFF_MS = 15_000;
 
 /**
  * The pause before retry number `retry` (from 0): what the service asked for in Retry-After,
- * or else exponential backoff with jitter, so that items refused together do not come back together.
+ * or else exponential backoff with jitter, so that items turned away together by a busy service
+ * do not come back together.
  */
 export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.random): number {
 	if (retryAfterMs !== undefined) return retryAfterMs;

@@ -5,10 +5,11 @@
  * same state; the state is let go when the execution ends, or once the run has been idle a minute.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { IdleMap } from './idle-map';
 import { onExecutionEnd, runKeyOf } from './n8n';
 
-/** A run with no item under way for this long is forgotten; n8n waits at most 5 s between tries. */
-export const FORGET_RUN_AFTER_MS = 60_000;
+/** A run with no item under way for this long is let go; n8n waits at most 5 s between tries. */
+export const LET_GO_RUN_AFTER_MS = 60_000;
 
 export class RunState {
 	/** Aborts when the execution ends, a stopped one included; every wait of the run listens to it. */
@@ -86,33 +87,19 @@ export class RunStop implements StopSignal {
 	}
 }
 
-const runs = new Map<string, RunState>();
-
-let sweptAt = 0;
-
-function forgetIdleRuns(now = Date.now()): void {
-	if (now - sweptAt < 1000) return;
-	sweptAt = now;
-	for (const [key, run] of runs) {
-		if (run.idleSince(now) > FORGET_RUN_AFTER_MS) runs.delete(key);
-	}
-}
+const runs = new IdleMap<string, RunState>(LET_GO_RUN_AFTER_MS, (run, now) => run.idleSince(now));
 
 /** The state of the run the item belongs to. */
 export function runStateOf(context: IExecuteSingleFunctions): RunState {
-	forgetIdleRuns();
 	const key = runKeyOf(context);
-	let run = runs.get(key);
-	if (!run) {
+	return runs.of(key, () => {
 		const state = new RunState();
-		runs.set(key, state);
 		onExecutionEnd(context, () => {
 			state.stop.abort();
-			if (runs.get(key) === state) runs.delete(key);
+			runs.letGo(key, state);
 		});
-		run = state;
-	}
-	return run;
+		return state;
+	});
 }
 
 /** How many runs are remembered now. */

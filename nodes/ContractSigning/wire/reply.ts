@@ -3,6 +3,7 @@
  * one means for the record. The credential's test reads its reply by the credential's own rules.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { BUSY_STATUSES } from '../../../credentials/ContractSigningApi.credentials';
 import type { Operation } from '../description/operation';
 import { TRY_LATER, type Outcome } from '../failure/item-failure';
 
@@ -52,7 +53,7 @@ function isSuccess(code: string): boolean {
 
 /** The service says it is busy: it did not act, and asks to be asked again later. */
 export function isBusyCode(code: unknown): boolean {
-	return code === '429' || code === '503';
+	return BUSY_STATUSES.some((status) => String(status) === code);
 }
 
 function outcomeOf(code: string): Outcome {

@@ -27,8 +27,11 @@ export function isTimeout(code: string, detail: string): boolean {
 	return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail));
 }
 
-/** The network text in brackets, unless it names a code (`read ECONNRESET`): see the top. */
-function withoutCode(detail: string): string {
+/**
+ * The network text in brackets for a message, unless it names a code (`read ECONNRESET`): see
+ * the top. Every message that shows the network's text shows it through this.
+ */
+function inBrackets(detail: string): string {
 	return detail && !/\bE[A-Z]{3,}\b/.test(detail) ? ` (${detail})` : '';
 }
 
@@ -53,7 +56,7 @@ const RULES: Rule[] = [
 	{
 		matches: (code) => TLS_FAILURE.test(code),
 		failure: (code, detail) => ({
-			message: `The service’s secure connection could not be trusted (${detail || code})`,
+			message: `The service’s secure connection could not be trusted${inBrackets(detail || code)}`,
 			description: `Nothing was sent. ${CHECK_BASE_URL}. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.`,
 			outcome: 'refused',
 		}),
@@ -61,7 +64,7 @@ const RULES: Rule[] = [
 	{
 		matches: isTimeout,
 		failure: (_code, detail, timeoutMs) => ({
-			message: `The service did not answer in time (${detail})`,
+			message: `The service did not answer in time${inBrackets(detail)}`,
 			description: `${timeoutHint(timeoutMs)} ${TRY_LATER}`,
 			outcome: 'unknown',
 		}),
@@ -71,7 +74,7 @@ const RULES: Rule[] = [
 			['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code) ||
 			/aborted|hang up|closed/i.test(detail),
 		failure: (_code, detail) => ({
-			message: `The connection closed before the reply was complete${withoutCode(detail)}`,
+			message: `The connection closed before the reply was complete${inBrackets(detail)}`,
 			description: TRY_LATER,
 			outcome: 'unknown',
 		}),
@@ -96,7 +99,11 @@ export function describeTransportFailure(
 ): TransportFailure {
 	const rule = RULES.find(({ matches }) => matches(code, detail));
 	if (rule) return rule.failure(code, detail, timeoutMs);
-	return { message: detail, description: `${CHECK_BASE_URL}.`, outcome: 'unknown' };
+	return {
+		message: `The request to the service failed${inBrackets(detail)}`,
+		description: `${CHECK_BASE_URL}. What the network said: ${detail || code}.`,
+		outcome: 'unknown',
+	};
 }
 
 /**

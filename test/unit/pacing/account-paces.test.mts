@@ -5,7 +5,7 @@ const RUN = {};
 
 /** The accounts remembered, by the hash they are kept by. */
 const accountsOf = (paces: AccountPaces) => [
-	...(paces as unknown as { paces: Map<string, unknown> }).paces.keys(),
+	...(paces as unknown as { paces: { keys(): Iterable<string> } }).paces.keys(),
 ];
 
 describe('AccountPaces', () => {
@@ -18,18 +18,18 @@ describe('AccountPaces', () => {
 		expect(JSON.stringify(accountsOf(paces))).not.toContain('sk_live');
 	});
 
-	it('forgets an account idle for its time, but not one with requests under way', async () => {
+	it('lets go an account idle for its time, but not one with requests under way', async () => {
 		vi.useFakeTimers({ toFake: ['Date'] });
 		try {
 			const paces = new AccountPaces(60_000);
 			const now = Date.now();
 			const idle = paces.of('https://idle.example', 'sk_idle_123456');
-			const busy = paces.of('https://busy.example', 'sk_busy_123456');
-			await busy.waitForTurn(RUN);
+			const inUse = paces.of('https://in-use.example', 'sk_in_use_12345');
+			await inUse.waitForTurn(RUN);
 			vi.setSystemTime(now + 61_000 + 1000);
 			paces.of('https://other.example', 'sk_other_12345');
 			expect(accountsOf(paces)).toHaveLength(2);
-			expect(paces.of('https://busy.example', 'sk_busy_123456')).toBe(busy);
+			expect(paces.of('https://in-use.example', 'sk_in_use_12345')).toBe(inUse);
 			expect(paces.of('https://idle.example', 'sk_idle_123456')).not.toBe(idle);
 		} finally {
 			vi.useRealTimers();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paceLimits, waitLimits } from '../../../nodes/ContractSigning/pacing/limits';
+import { requestLimits, waitLimits } from '../../../nodes/ContractSigning/pacing/limits';
 
 describe('waitLimits', () => {
 	it('defaults to 5 retries within 60 s, and takes what the user set', () => {
@@ -15,7 +15,7 @@ describe('waitLimits', () => {
 	});
 });
 
-describe('paceLimits', () => {
+describe('requestLimits', () => {
 	it.each([
 		[{}, { maxAtOnce: undefined, maxPerSecond: undefined }],
 		[
@@ -28,6 +28,6 @@ describe('paceLimits', () => {
 		],
 		['x', { maxAtOnce: undefined, maxPerSecond: undefined }],
 	])('%j → %j', (value, limits) => {
-		expect(paceLimits(value)).toEqual(limits);
+		expect(requestLimits(value)).toEqual(limits);
 	});
 });

@@ -190,7 +190,7 @@ describe('Pace', () => {
 		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
 		pace.requestEnded(refused, 'busy', refusedAt);
 		const next = pace.waitForTurn(RUN);
-		pace.requestEnded(other, 'other');
+		pace.requestEnded(other, undefined);
 		expect((await next) - refusedAt).toBeGreaterThanOrEqual(620);
 	});
 

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-	FORGET_RUN_AFTER_MS,
+	LET_GO_RUN_AFTER_MS,
 	RunStop,
 	runStateOf,
 	runsRemembered,
@@ -34,7 +34,7 @@ describe('runStateOf', () => {
 		expect(runStateOf(itemOf('exec-b').context)).not.toBe(first);
 	});
 
-	it('stops every wait of the run and forgets it when the execution ends', () => {
+	it('stops every wait of the run and lets it go when the execution ends', () => {
 		const { context, end } = itemOf('exec-ended');
 		const run = runStateOf(context);
 		const before = runsRemembered();
@@ -44,12 +44,12 @@ describe('runStateOf', () => {
 		expect(runStateOf(context)).not.toBe(run);
 	});
 
-	it('forgets a run idle for a minute, not one with an item under way', () => {
+	it('lets go a run idle for a minute, not one with an item under way', () => {
 		vi.useFakeTimers();
 		const idle = runStateOf(itemOf('exec-idle').context);
 		const busy = runStateOf(itemOf('exec-busy').context);
 		busy.itemStarted();
-		vi.advanceTimersByTime(FORGET_RUN_AFTER_MS + 1000);
+		vi.advanceTimersByTime(LET_GO_RUN_AFTER_MS + 1000);
 		expect(runStateOf(itemOf('exec-busy').context)).toBe(busy);
 		expect(runStateOf(itemOf('exec-idle').context)).not.toBe(idle);
 	});

@@ -43,6 +43,14 @@ describe('describeTransportFailure', () => {
 		expect(describeTransportFailure('ECONNRESET', 'read ECONNRESET').message).toBe(
 			'The connection closed before the reply was complete',
 		);
+		const other = describeTransportFailure('EHOSTUNREACH', 'connect EHOSTUNREACH 10.0.0.9:443');
+		expect(other.message).toBe('The request to the service failed');
+		expect(other.description).toBe(
+			"Check 'Base URL' in the Contract Signing credential. What the network said: connect EHOSTUNREACH 10.0.0.9:443.",
+		);
+		const tls = describeTransportFailure('EPROTO', 'write EPROTO wrong version number');
+		expect(tls.message).toBe('The service’s secure connection could not be trusted');
+		expect(tls.description).toMatch(/^Nothing was sent\. /);
 	});
 
 	it('says a cut connection is worth a retry', () => {

@@ -118,9 +118,9 @@ interface SentUser extends IDataObject {
 }
 
 /** The flat item the next steps map: keys first, then what was sent for the client and each user. */
-export function simplifyClientCreated(reply: IDataObject, sent: IDataObject): IDataObject {
+export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.client as IDataObject;
-	const sentClient = ((sent.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
+	const sentClient = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
 	const sentUsers = (sentClient.users ?? []) as SentUser[];
 	const createdUsers = (Array.isArray(created.users) ? created.users : []) as unknown[];
 	const users = createdUsers.map((user, index) => {

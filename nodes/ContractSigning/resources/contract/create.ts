@@ -42,9 +42,9 @@ const additionalFields: INodeProperties = {
 };
 
 /** The flat item the next steps map: the new contract's key and what it was created for. */
-export function simplifyContractCreated(reply: IDataObject, sent: IDataObject): IDataObject {
+export function simplifyContractCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.contract as IDataObject;
-	const data = (sent.data ?? {}) as IDataObject;
+	const data = (envelope.data ?? {}) as IDataObject;
 	const contract = (data.contract ?? {}) as IDataObject;
 	return {
 		contractKey: created.contractKey,

@@ -1,0 +1,48 @@
+/**
+ * A map whose entries are let go once idle for `afterMs`: the runs (run-state.ts) and the accounts'
+ * paces (pacing/account-paces.ts), so that memory stays bounded by what is in use. Idle entries are
+ * looked for when an entry is asked for, at most once a second: no timer keeps n8n's process busy.
+ */
+export class IdleMap<Key, Value> {
+	private readonly entries = new Map<Key, Value>();
+
+	private lookedAt = 0;
+
+	constructor(
+		private readonly afterMs: number,
+		/** How long the value has been idle; 0 while it is in use. */
+		private readonly idleFor: (value: Value, now: number) => number,
+	) {}
+
+	/** The value for `key`, made by `make` when there is none; idle values are let go first. */
+	of(key: Key, make: () => Value): Value {
+		this.letGoIdle();
+		let value = this.entries.get(key);
+		if (value === undefined) {
+			value = make();
+			this.entries.set(key, value);
+		}
+		return value;
+	}
+
+	/** Lets the value for `key` go, if it is still this one. */
+	letGo(key: Key, value: Value): void {
+		if (this.entries.get(key) === value) this.entries.delete(key);
+	}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	keys(): IterableIterator<Key> {
+		return this.entries.keys();
+	}
+
+	private letGoIdle(now = Date.now()): void {
+		if (now - this.lookedAt < 1000) return;
+		this.lookedAt = now;
+		for (const [key, value] of this.entries) {
+			if (this.idleFor(value, now) > this.afterMs) this.entries.delete(key);
+		}
+	}
+}
