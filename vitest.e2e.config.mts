@@ -10,8 +10,11 @@ const n8nLine = process.env.CONTRACT_SIGNING_N8N;
 export default defineConfig({
 	test: {
 		include: ['test/e2e/**/*.e2e.mts'],
-		// One n8n at a time: the suite starts real processes on a 2-core machine.
-		fileParallelism: false,
+		// Two files at a time, each with its own n8n, service and ports: most of a file's time is spent
+		// waiting (for a rate limit, a Retry-After, a delay), and no test bounds elapsed time.
+		fileParallelism: true,
+		maxWorkers: 2,
+		minWorkers: 1,
 		testTimeout: 180_000,
 		hookTimeout: 900_000,
 		reporters: [

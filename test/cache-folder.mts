@@ -2,7 +2,9 @@
  * Folders under the git-ignored .cache/ that the tests fill once and then reuse (the unpacked
  * Chromium, Redis's Debian files). A folder is filled in a sibling `.partial-<pid>` folder that
  * takes the final name only once it is complete, so a fill that failed or was interrupted never
- * looks ready.
+ * looks ready. Two test files that fill the same folder at once (the e2e suite runs two at a time)
+ * each fill their own partial folder; the first to finish gives the folder, and the other's is
+ * dropped, so a folder in use is never replaced.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ export async function fillCacheFolder(
 	mkdirSync(partial, { recursive: true });
 	try {
 		writeFileSync(join(partial, READY_MARKER), await fill(partial));
+		if (isFilled(folder)) return;
 		rmSync(folder, { recursive: true, force: true });
 		renameSync(partial, folder);
 	} finally {

@@ -5,9 +5,7 @@
  * contract with the clientKey the first tool returned, then answers; the test checks what the
  * Contract Signing stand-in received and the agent's answer.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.mts';
 import { agentWorkflow } from './agent-workflow.mts';
 import {
@@ -15,13 +13,10 @@ import {
 	executeWorkflow,
 	importCredentials,
 	importWorkflows,
-	n8nHomeFor,
 	nodeOutputs,
-	removeN8nHome,
-	type N8nHome,
 } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const OPENAI_CREDENTIAL_ID = 'csOpenAiStandIn';
 
 const agent = agentWorkflow({
@@ -31,38 +26,34 @@ const agent = agentWorkflow({
 	openAi: { id: OPENAI_CREDENTIAL_ID, name: 'OpenAI stand-in' },
 });
 
-let service: StandIn;
 let model: ScriptedModel;
-let home: N8nHome | undefined;
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	model = await startScriptedModel();
-	home = await n8nHomeFor(service);
-	await importCredentials(home, [
-		{
-			id: OPENAI_CREDENTIAL_ID,
-			name: 'OpenAI stand-in',
-			type: 'openAiApi',
-			data: { apiKey: 'sk-standin', url: model.url },
-		},
-	]);
-	await importWorkflows(home, [agent]);
+const suite = useN8n('agent', {
+	prepare: async () => {
+		model = await startScriptedModel();
+		await importCredentials(suite.home, [
+			{
+				id: OPENAI_CREDENTIAL_ID,
+				name: 'OpenAI stand-in',
+				type: 'openAiApi',
+				data: { apiKey: 'sk-standin', url: model.url },
+			},
+		]);
+		await importWorkflows(suite.home, [agent]);
+	},
 });
 
 afterAll(async () => {
-	await service?.close();
 	await model?.close();
-	removeN8nHome(home);
 });
 
 describe('an AI agent with the Contract Signing tools', () => {
 	it('creates a client, then a contract for it, and reports the keys', async () => {
-		service.reset();
+		suite.service.reset();
 		model.requests.length = 0;
-		const result = await executeWorkflow(home!, agent.id);
+		const result = await executeWorkflow(suite.home, agent.id);
 		process.stdout.write(
-			`agent: ${model.requests.length} model calls, ${service.requests.length} requests to the service; run ${result.status}\n`,
+			`agent: ${model.requests.length} model calls, ${suite.service.requests.length} requests to the service; run ${result.status}\n`,
 		);
 		if (result.status !== 'success') process.stdout.write(result.output.slice(-3000));
 
@@ -72,9 +63,9 @@ describe('an AI agent with the Contract Signing tools', () => {
 			'Create client in Contract Signing',
 			'Create contract in Contract Signing',
 		]);
-		const [client] = service.clients();
-		const [contract] = service.contracts();
-		expect(service.requests.map((request) => request.body)).toEqual([
+		const [client] = suite.service.clients();
+		const [contract] = suite.service.contracts();
+		expect(suite.service.requests.map((request) => request.body)).toEqual([
 			{
 				data: {
 					action: 'create',
@@ -102,13 +93,13 @@ describe('an AI agent with the Contract Signing tools', () => {
 	});
 
 	it('is told the service’s message when a tool call is refused, and can try again', async () => {
-		service.reset();
+		suite.service.reset();
 		model.requests.length = 0;
-		service.injectFault(
+		suite.service.injectFault(
 			{ kind: 'status', status: 409, body: { code: '409', message: 'Template is archived' } },
 			{ path: '/v1/contract', times: 1 },
 		);
-		const result = await executeWorkflow(home!, agent.id);
+		const result = await executeWorkflow(suite.home, agent.id);
 
 		expect(result.status).toBe('success');
 		const toolResults = model.requests[2].messages.filter((message) => message.role === 'tool');
@@ -121,11 +112,11 @@ describe('an AI agent with the Contract Signing tools', () => {
 				},
 			},
 		]);
-		expect(service.requests.map((request) => request.path)).toEqual([
+		expect(suite.service.requests.map((request) => request.path)).toEqual([
 			'/v1/client',
 			'/v1/contract',
 			'/v1/contract',
 		]);
-		expect(service.contracts()).toHaveLength(1);
+		expect(suite.service.contracts()).toHaveLength(1);
 	});
 });

@@ -4,8 +4,7 @@
  * records it created and the node's output items; then checks that the API key reaches no
  * other origin, for this node and for n8n's HTTP Request node using the credential.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
 	CONTACTS,
 	CREATE_CLIENT,
@@ -18,30 +17,21 @@ import {
 	requestTimes,
 	tally,
 } from '../scenarios/contacts.mts';
-import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import { contactsWorkflow, type OnError } from './contacts-workflow.mts';
 import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	executeWorkflow,
 	importWorkflows,
-	n8nHomeFor,
 	nodeItems,
-	removeN8nHome,
 	type ExecutionResult,
-	type N8nHome,
 } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const NODE = 'Create Client';
 const credentials = {
 	[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
 };
-
-let service: StandIn;
-let elsewhere: Recorder;
-let home: N8nHome | undefined;
 
 interface Scenario {
 	id: string;
@@ -121,29 +111,24 @@ function httpRequestWorkflow(id: string, url: string) {
 	};
 }
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	elsewhere = await startRecorder();
-	home = await n8nHomeFor(service);
-	await importWorkflows(home, [
-		...Object.values(scenarios).map(scenarioWorkflow),
-		httpRequestWorkflow('csHttpRedirect', `${service.url}/v1/client`),
-		httpRequestWorkflow('csHttpElsewhere', `${elsewhere.url}/v1/client`),
-	]);
-});
-
-afterAll(async () => {
-	await service?.close();
-	await elsewhere?.close();
-	removeN8nHome(home);
+/** The recorder: another server, which nothing carrying the key may reach. */
+const suite = useN8n('exactly-once', {
+	recorder: true,
+	prepare: async () => {
+		await importWorkflows(suite.home, [
+			...Object.values(scenarios).map(scenarioWorkflow),
+			httpRequestWorkflow('csHttpRedirect', `${suite.service.url}/v1/client`),
+			httpRequestWorkflow('csHttpElsewhere', `${suite.recorder.url}/v1/client`),
+		]);
+	},
 });
 
 /** Runs a scenario and prints what happened: the figures the closing note of a change quotes. */
 async function run(name: string): Promise<ExecutionResult> {
-	const result = await executeWorkflow(home!, scenarios[name].id);
+	const result = await executeWorkflow(suite.home, scenarios[name].id);
 	const [success = [], failure = []] = nodeItems(result, NODE);
 	const errors = [...success, ...failure].filter((item) => item.json.error !== undefined).length;
-	const { requests, created } = tally(service);
+	const { requests, created } = tally(suite.service);
 	const records = Object.values(created).reduce((sum, count) => sum + count, 0);
 	process.stdout.write(
 		`exactly-once ${name}: ${CONTACTS.length} contacts, ${requests} requests, ${records} clients created, ` +
@@ -160,12 +145,12 @@ function itemsInOrder(result: ExecutionResult) {
 
 describe('Retry On Fail in real n8n: each contact exactly once', () => {
 	it.each(MODES)('%s: a busy service, answered by Retry On Fail', async (onError) => {
-		service.reset();
-		failFirstRequestOf(service, ['crm-1', 'crm-7'], busyWithoutActing);
+		suite.service.reset();
+		failFirstRequestOf(suite.service, ['crm-1', 'crm-7'], busyWithoutActing);
 		const result = await run(`busy-${onError}`);
 
 		expect(result.status).toBe('success');
-		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
+		expect(tally(suite.service)).toEqual({ requests: 14, created: onceEach() });
 		const items = itemsInOrder(result);
 		expect(items.map((item) => [item.pairedItem, item.json.customKey])).toEqual(
 			CONTACTS.map(({ crmId }, item) => [{ item }, crmId]),
@@ -176,11 +161,11 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 	it.each(MODES)(
 		'%s: creates the service may have acted on are not sent again',
 		async (onError) => {
-			service.reset();
-			failFirstRequestOf(service, ['crm-1', 'crm-7'], failedWithoutActing);
+			suite.service.reset();
+			failFirstRequestOf(suite.service, ['crm-1', 'crm-7'], failedWithoutActing);
 			const result = await run(`failed-${onError}`);
 
-			expect(tally(service)).toEqual({ requests: 12, created: onceEach(['crm-1', 'crm-7']) });
+			expect(tally(suite.service)).toEqual({ requests: 12, created: onceEach(['crm-1', 'crm-7']) });
 			if (onError === 'stopWorkflow') {
 				expect(result.exitCode).not.toBe(0);
 				expect(result.run.data.resultData.error?.message).toBe('Signature backend unavailable');
@@ -201,14 +186,14 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 	);
 
 	it('429 with Retry-After, without Retry On Fail: waited out, each created once', async () => {
-		service.reset();
-		failFirstRequestOf(service, ['crm-3', 'crm-9'], rateLimited());
+		suite.service.reset();
+		failFirstRequestOf(suite.service, ['crm-3', 'crm-9'], rateLimited());
 		const result = await run('rateLimited');
 
 		expect(result.status).toBe('success');
-		expect(tally(service)).toEqual({ requests: 14, created: onceEach() });
+		expect(tally(suite.service)).toEqual({ requests: 14, created: onceEach() });
 		for (const crmId of ['crm-3', 'crm-9']) {
-			const [refused, accepted] = requestTimes(service, crmId);
+			const [refused, accepted] = requestTimes(suite.service, crmId);
 			const pause = accepted.receivedAt - refused.repliedAt!;
 			process.stdout.write(`exactly-once rateLimited: ${crmId} sent again after ${pause} ms\n`);
 			expect(pause).toBeGreaterThanOrEqual(1000);
@@ -216,12 +201,12 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 	});
 
 	it('a create that timed out is not sent again, and its error says it may exist', async () => {
-		service.reset();
-		failFirstRequestOf(service, ['crm-1'], { kind: 'delay', ms: 1500 });
+		suite.service.reset();
+		failFirstRequestOf(suite.service, ['crm-1'], { kind: 'delay', ms: 1500 });
 		const result = await run('timeout');
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 
-		expect(tally(service)).toEqual({ requests: 12, created: onceEach() });
+		expect(tally(suite.service)).toEqual({ requests: 12, created: onceEach() });
 		const [, failed] = nodeItems(result, NODE);
 		expect(failed.map((item) => item.json)).toEqual([
 			expect.objectContaining({
@@ -248,35 +233,35 @@ describe('the API key reaches no other origin, in real n8n', () => {
 		],
 		['the HTTP Request node with this credential', 'csHttpRedirect', 1, /^307\b/],
 	])('%s: a redirect to another server is not followed', async (who, id, sent, message) => {
-		service.reset();
-		elsewhere.requests.length = 0;
-		service.injectFault(
-			{ kind: 'redirect', location: `${elsewhere.url}/v1/client` },
+		suite.service.reset();
+		suite.recorder.requests.length = 0;
+		suite.service.injectFault(
+			{ kind: 'redirect', location: `${suite.recorder.url}/v1/client` },
 			{ times: Infinity },
 		);
-		const result = await executeWorkflow(home!, id);
+		const result = await executeWorkflow(suite.home, id);
 		const error = result.run.data.resultData.error?.message ?? '';
 		process.stdout.write(
-			`redirect, ${who}: ${service.requests.length} requests to the service, ${elsewhere.requests.length} to the redirect's target; error: ${error}\n`,
+			`redirect, ${who}: ${suite.service.requests.length} requests to the service, ${suite.recorder.requests.length} to the redirect's target; error: ${error}\n`,
 		);
 
-		expect(service.requests).toHaveLength(sent);
-		expect(elsewhere.requests).toEqual([]);
+		expect(suite.service.requests).toHaveLength(sent);
+		expect(suite.recorder.requests).toEqual([]);
 		expect(result.status).not.toBe('success');
 		expect(error).toMatch(message);
-		expect(result.output).not.toContain(API_KEY);
+		expect(result.output).not.toContain(suite.service.apiKey);
 	});
 
 	it('the HTTP Request node with this credential: a URL on another server gets no key', async () => {
-		service.reset();
-		elsewhere.requests.length = 0;
-		const result = await executeWorkflow(home!, 'csHttpElsewhere');
+		suite.service.reset();
+		suite.recorder.requests.length = 0;
+		const result = await executeWorkflow(suite.home, 'csHttpElsewhere');
 		const error = result.run.data.resultData.error?.message ?? '';
 		process.stdout.write(
-			`another origin, the HTTP Request node: ${elsewhere.requests.length} requests reached it; error: ${error}\n`,
+			`another origin, the HTTP Request node: ${suite.recorder.requests.length} requests reached it; error: ${error}\n`,
 		);
 
-		expect(elsewhere.requests).toEqual([]);
+		expect(suite.recorder.requests).toEqual([]);
 		expect(error).toContain('The Contract Signing API credential sends its key only to');
 	});
 });

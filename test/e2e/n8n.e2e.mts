@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedClient } from '../service/seed-client.mts';
-import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
@@ -12,17 +9,15 @@ import {
 	executeWorkflow,
 	filesContaining,
 	importWorkflow,
-	n8nHomeFor,
 	NODE_TYPE,
 	nodeOutputs,
 	ownerSession,
 	publishWorkflow,
-	removeN8nHome,
 	startN8n,
-	type N8nHome,
 	type RunningN8n,
 	postToWebhook,
 } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
 const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
 
@@ -37,33 +32,21 @@ interface NodeTypeListing {
 
 const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
 
-/** Distinctive, so that finding it anywhere n8n writes is a real finding. */
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const cliOutputs: string[] = [];
 
-let service: StandIn;
-/** Another server: nothing carrying the key may reach it. */
-let elsewhere: Recorder;
-let home: N8nHome | undefined;
-
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	elsewhere = await startRecorder();
-	home = await n8nHomeFor(service);
-	await importWorkflow(home, WEBHOOK_EXAMPLE);
-	await publishWorkflow(home, workflowId(WEBHOOK_EXAMPLE));
-});
-
-afterAll(async () => {
-	await service?.close();
-	await elsewhere?.close();
-	removeN8nHome(home);
+/** The recorder: another server, which nothing carrying the key may reach. */
+const suite = useN8n('n8n', {
+	recorder: true,
+	prepare: async () => {
+		await importWorkflow(suite.home, WEBHOOK_EXAMPLE);
+		await publishWorkflow(suite.home, workflowId(WEBHOOK_EXAMPLE));
+	},
 });
 
 describe('the HTTP Request node with this credential', () => {
 	it('sends the key and reaches the service for calls the node does not cover', async () => {
-		service.reset();
-		const seeded = await seedClient(service);
+		suite.service.reset();
+		const seeded = await seedClient(suite.service);
 		const workflow = {
 			id: 'csHttpRequestCheck',
 			name: 'HTTP Request with the Contract Signing credential',
@@ -87,7 +70,7 @@ describe('the HTTP Request node with this credential', () => {
 					},
 					parameters: {
 						method: 'POST',
-						url: `${service.url}/v1/user`,
+						url: `${suite.service.url}/v1/user`,
 						authentication: 'predefinedCredentialType',
 						nodeCredentialType: CREDENTIAL_TYPE,
 						sendBody: true,
@@ -108,12 +91,12 @@ describe('the HTTP Request node with this credential', () => {
 			active: false,
 			pinData: {},
 		};
-		const file = join(home!.userFolder, 'tmp', 'http-request.json');
+		const file = join(suite.home.userFolder, 'tmp', 'http-request.json');
 		writeFileSync(file, JSON.stringify(workflow));
-		await importWorkflow(home!, file);
-		service.requests.length = 0;
+		await importWorkflow(suite.home, file);
+		suite.service.requests.length = 0;
 
-		const result = await executeWorkflow(home!, workflow.id);
+		const result = await executeWorkflow(suite.home, workflow.id);
 		cliOutputs.push(result.output);
 
 		expect(result.status).toBe('success');
@@ -122,9 +105,9 @@ describe('the HTTP Request node with this credential', () => {
 			message: 'User found',
 			user: { userKey: seeded.defaultUserKey, email: 'ada@example.com' },
 		});
-		expect(service.requests).toHaveLength(1);
-		expect(service.requests[0].path).toBe('/v1/user');
-		expect(service.requests[0].headers['x-service-key']).toBe(API_KEY);
+		expect(suite.service.requests).toHaveLength(1);
+		expect(suite.service.requests[0].path).toBe('/v1/user');
+		expect(suite.service.requests[0].headers['x-service-key']).toBe(suite.service.apiKey);
 	});
 });
 
@@ -133,7 +116,7 @@ describe('n8n start', () => {
 	let rest: Awaited<ReturnType<typeof ownerSession>>;
 
 	beforeAll(async () => {
-		n8n = await startN8n(home!);
+		n8n = await startN8n(suite.home);
 		rest = await ownerSession(n8n.url);
 	});
 
@@ -178,13 +161,13 @@ describe('n8n start', () => {
 	it.each([
 		[
 			'a good key',
-			() => ({ baseUrl: service.url, apiKey: service.apiKey }),
+			() => ({ baseUrl: suite.service.url, apiKey: suite.service.apiKey }),
 			'OK',
 			'Connection successful!',
 		],
 		[
 			'a wrong key',
-			() => ({ baseUrl: `${service.url}/v1/`, apiKey: 'wrong-key' }),
+			() => ({ baseUrl: `${suite.service.url}/v1/`, apiKey: 'wrong-key' }),
 			'Error',
 			"The service refused the API key. Check 'API Key'.",
 		],
@@ -197,12 +180,12 @@ describe('n8n start', () => {
 		[
 			'a service that answers with an error',
 			() => {
-				service.injectFault({
+				suite.service.injectFault({
 					kind: 'status',
 					status: 503,
 					body: { code: '503', message: 'Down for maintenance' },
 				});
-				return { baseUrl: service.url, apiKey: service.apiKey };
+				return { baseUrl: suite.service.url, apiKey: suite.service.apiKey };
 			},
 			'Error',
 			'The Contract Signing service is busy or unavailable, so the key could not be checked. Try again in a few minutes.',
@@ -210,21 +193,21 @@ describe('n8n start', () => {
 		[
 			'a Base URL that redirects elsewhere',
 			() => {
-				service.injectFault({ kind: 'redirect', location: `${elsewhere.url}/v1/user` });
-				return { baseUrl: service.url, apiKey: service.apiKey };
+				suite.service.injectFault({ kind: 'redirect', location: `${suite.recorder.url}/v1/user` });
+				return { baseUrl: suite.service.url, apiKey: suite.service.apiKey };
 			},
 			'Error',
 			"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.",
 		],
 		[
 			'a Base URL where another server answers',
-			() => ({ baseUrl: elsewhere.url, apiKey: service.apiKey }),
+			() => ({ baseUrl: suite.recorder.url, apiKey: suite.service.apiKey }),
 			'Error',
 			"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.",
 		],
 	])('tests the credential with %s', async (_case, data, status, message) => {
-		service.reset();
-		elsewhere.requests.length = 0;
+		suite.service.reset();
+		suite.recorder.requests.length = 0;
 		const response = await rest('/rest/credentials/test', {
 			method: 'POST',
 			body: JSON.stringify({
@@ -238,11 +221,12 @@ describe('n8n start', () => {
 		});
 		expect(response.status).toBe(200);
 		expect(((await response.json()) as { data: unknown }).data).toEqual({ status, message });
-		if (_case === 'a Base URL that redirects elsewhere') expect(elsewhere.requests).toEqual([]);
+		if (_case === 'a Base URL that redirects elsewhere')
+			expect(suite.recorder.requests).toEqual([]);
 	});
 
 	it('answers the published webhook with fresh keys for each contact', async () => {
-		service.reset();
+		suite.service.reset();
 		const contacts = [
 			{
 				name: 'Ada Lovelace',
@@ -269,8 +253,8 @@ describe('n8n start', () => {
 			answers.push((await response.json()) as Record<string, string>);
 		}
 
-		const clients = service.clients();
-		const contracts = service.contracts();
+		const clients = suite.service.clients();
+		const contracts = suite.service.contracts();
 		expect(answers).toEqual(
 			clients.map((client, index) => ({
 				clientKey: client.clientKey,
@@ -294,9 +278,9 @@ describe('n8n start', () => {
 describe('secrets', () => {
 	it('leaves the API key nowhere in what n8n printed or stored, after the runs above', () => {
 		expect(cliOutputs).toHaveLength(1);
-		for (const output of cliOutputs) expect(output).not.toContain(API_KEY);
-		expect(filesContaining(home!, API_KEY)).toEqual([]);
+		for (const output of cliOutputs) expect(output).not.toContain(suite.service.apiKey);
+		expect(filesContaining(suite.home, suite.service.apiKey)).toEqual([]);
 		// The search finds what n8n did store: the contacts of the webhook runs.
-		expect(filesContaining(home!, 'grace@example.com').length).toBeGreaterThan(0);
+		expect(filesContaining(suite.home, 'grace@example.com').length).toBeGreaterThan(0);
 	});
 });

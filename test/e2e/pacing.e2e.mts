@@ -8,20 +8,12 @@
  * contacts into a service that keeps up: never more than 256 requests under way at once. Part of
  * the n8n version matrix.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CREATE_CLIENT, tally, type Contact } from '../scenarios/contacts.mts';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import { contactsWorkflow } from './contacts-workflow.mts';
-import {
-	CREDENTIAL_TYPE,
-	executeWorkflow,
-	importWorkflows,
-	n8nHomeFor,
-	removeN8nHome,
-	type N8nHome,
-} from './n8n-instance.mts';
+import { CREDENTIAL_TYPE, executeWorkflow, importWorkflows } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
 const N = 400;
 const R = 40;
@@ -58,9 +50,6 @@ const largeRunWorkflow = contactsWorkflow({
 	onError: 'stopWorkflow',
 });
 
-let service: StandIn;
-let home: N8nHome | undefined;
-
 /** The same workflow with n8n's HTTP Request node in place of this one. */
 function httpRequestWorkflow() {
 	const body = `{ "data": { "action": "create", "client": { "fullname": "{{ $json.name }}", "email": "{{ $json.email }}", "customKey": "{{ $json.crmId }}" } } }`;
@@ -77,7 +66,7 @@ function httpRequestWorkflow() {
 						typeVersion: 4.2,
 						parameters: {
 							method: 'POST',
-							url: `${service.url}/v1/client`,
+							url: `${suite.service.url}/v1/client`,
 							authentication: 'predefinedCredentialType',
 							nodeCredentialType: CREDENTIAL_TYPE,
 							sendBody: true,
@@ -90,33 +79,27 @@ function httpRequestWorkflow() {
 	};
 }
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: `sk_e2e_${randomBytes(12).toString('hex')}` });
-	home = await n8nHomeFor(service);
-	process.stdout.write(`pacing on n8n ${home.runtime.version}\n`);
-	await importWorkflows(home, [thisNodeWorkflow, httpRequestWorkflow(), largeRunWorkflow]);
-});
-
-afterAll(async () => {
-	await service?.close();
-	removeN8nHome(home);
+const suite = useN8n('pacing', {
+	prepare: async () => {
+		await importWorkflows(suite.home, [thisNodeWorkflow, httpRequestWorkflow(), largeRunWorkflow]);
+	},
 });
 
 /** Runs the workflow and prints its figures; the node's time is n8n's own, without n8n's start. */
 async function run(name: string, workflowId: string, contactCount = N) {
-	const result = await executeWorkflow(home!, workflowId);
+	const result = await executeWorkflow(suite.home, workflowId);
 	const runData = result.run.data.resultData.runData as unknown as Record<
 		string,
 		Array<{ executionTime?: number }> | undefined
 	>;
 	const nodeMs = runData[NODE]?.[0]?.executionTime;
-	const { requests, created } = tally(service);
-	const refused = service.requests.filter((request) => request.limited).length;
+	const { requests, created } = tally(suite.service);
+	const refused = suite.service.requests.filter((request) => request.limited).length;
 	const counts = Object.values(created);
 	process.stdout.write(
 		`pacing ${name}: node ${nodeMs === undefined ? '?' : (nodeMs / 1000).toFixed(1)} s, ` +
 			`${requests} requests, ${refused} refused (${((100 * refused) / contactCount).toFixed(1)} % of the contacts), ` +
-			`${service.mostUnderWay()} under way at most, ${counts.length} clients created ` +
+			`${suite.service.mostUnderWay()} under way at most, ${counts.length} clients created ` +
 			`(${counts.filter((count) => count > 1).length} twice), run ${result.status}\n`,
 	);
 	return { result, nodeMs, created };
@@ -129,17 +112,17 @@ function expectOnceEach({ result, created }: Awaited<ReturnType<typeof run>>, li
 
 /** Lowers the limit some time after the run's first request: n8n takes seconds to start. */
 async function lowerLimitLater(afterMs: number, perSecond: number, signal: AbortSignal) {
-	while (service.requests.length === 0) await sleep(50, undefined, { signal });
+	while (suite.service.requests.length === 0) await sleep(50, undefined, { signal });
 	await sleep(afterMs, undefined, { signal });
-	service.settings.rateLimit = { perSecond };
+	suite.service.settings.rateLimit = { perSecond };
 }
 
 describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 	it(
 		`this node: ${N} contacts, each created once`,
 		async () => {
-			service.reset();
-			service.settings.rateLimit = { perSecond: R };
+			suite.service.reset();
+			suite.service.settings.rateLimit = { perSecond: R };
 			const figures = await run(`this node, ${N} contacts, ${R}/s`, thisNodeWorkflow.id);
 
 			expectOnceEach(figures);
@@ -150,8 +133,8 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 	it(
 		'the HTTP Request node with this credential, for comparison',
 		async () => {
-			service.reset();
-			service.settings.rateLimit = { perSecond: R };
+			suite.service.reset();
+			suite.service.settings.rateLimit = { perSecond: R };
 			const { result } = await run(`HTTP Request node, ${N} contacts, ${R}/s`, 'csPacingHttp');
 
 			// Only that the figures were gathered: how it fares is what the line shows.
@@ -163,8 +146,8 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 	it(
 		`this node, the limit lowered to ${R / 2}/s 5 s into the run: each created once`,
 		async () => {
-			service.reset();
-			service.settings.rateLimit = { perSecond: R };
+			suite.service.reset();
+			suite.service.settings.rateLimit = { perSecond: R };
 			const stop = new AbortController();
 			const lowered = lowerLimitLater(5000, R / 2, stop.signal).then(
 				() => true,
@@ -188,8 +171,8 @@ describe('a service that keeps up, in real n8n', () => {
 	it(
 		`this node: ${LARGE_RUN} contacts in one run, never more than ${MOST_AT_ONCE} requests under way at once`,
 		async () => {
-			service.reset();
-			service.settings.latencyMs = 20;
+			suite.service.reset();
+			suite.service.settings.latencyMs = 20;
 			const figures = await run(
 				`this node, ${LARGE_RUN} contacts, 20 ms a reply, no limit`,
 				largeRunWorkflow.id,
@@ -198,8 +181,8 @@ describe('a service that keeps up, in real n8n', () => {
 
 			expectOnceEach(figures, contacts(LARGE_RUN));
 			// More than a first window, or the run would not have been sent at once at all.
-			expect(service.mostUnderWay()).toBeGreaterThan(10);
-			expect(service.mostUnderWay()).toBeLessThanOrEqual(MOST_AT_ONCE);
+			expect(suite.service.mostUnderWay()).toBeGreaterThan(10);
+			expect(suite.service.mostUnderWay()).toBeLessThanOrEqual(MOST_AT_ONCE);
 		},
 		TIMEOUT_MS,
 	);

@@ -11,26 +11,21 @@
  * URL-encoded. Prints one line of figures per scenario. Part of the n8n version matrix.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTACTS, CREATE_CLIENT, failFirstRequestOf, NO_WAITING } from '../scenarios/contacts.mts';
 import { seedClient } from '../service/seed-client.mts';
-import { startStandIn, type Fault, type StandIn } from '../service/stand-in.mts';
+import type { Fault } from '../service/stand-in.mts';
 import {
-	createN8nHome,
 	CREDENTIAL_TYPE,
-	EXAMPLE_CREDENTIAL_ID,
 	executeWorkflow,
 	filesContaining,
 	importCredentials,
 	importWorkflows,
 	nodeItems,
-	packPackage,
-	removeN8nHome,
 	type ExecutionResult,
-	type N8nHome,
 } from './n8n-instance.mts';
 import { contactsWorkflow, type OnError } from './contacts-workflow.mts';
-import { ensureN8n } from './n8n-runtime.mts';
+import { useN8n } from './suite.mts';
 
 const MODES: OnError[] = ['continueErrorOutput', 'stopWorkflow'];
 
@@ -57,8 +52,6 @@ const signatureBackendDown: Fault = {
 	body: { code: '500', message: 'Signature backend unavailable' },
 };
 
-let service: StandIn;
-let home: N8nHome | undefined;
 /** Everything `n8n execute` printed in the key scenarios. */
 const keyOutputs: string[] = [];
 
@@ -104,7 +97,7 @@ function keyFault(scenario: KeyScenario): Fault {
 		case 'redirect':
 			return {
 				kind: 'redirect',
-				location: `${service.url}/v1/client?key=${encodeURIComponent(API_KEY)}`,
+				location: `${suite.service.url}/v1/client?key=${encodeURIComponent(API_KEY)}`,
 			};
 		case 'echoedSuccess':
 			return {
@@ -119,26 +112,18 @@ function keyFault(scenario: KeyScenario): Fault {
 	}
 }
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
-	process.stdout.write(`promises on n8n ${runtime.version}\n`);
-	home = await createN8nHome(runtime, await packPackage());
-	await importCredentials(home, [
-		{
-			id: EXAMPLE_CREDENTIAL_ID,
-			name: 'Contract Signing account',
-			type: CREDENTIAL_TYPE,
-			data: { baseUrl: service.url, apiKey: API_KEY },
-		},
+const suite = useN8n('promises', { service: { apiKey: API_KEY }, prepare });
+
+async function prepare() {
+	await importCredentials(suite.home, [
 		{
 			id: PASTED_CREDENTIAL_ID,
 			name: 'Contract Signing account',
 			type: CREDENTIAL_TYPE,
-			data: { baseUrl: service.url, apiKey: PASTED_KEY },
+			data: { baseUrl: suite.service.url, apiKey: PASTED_KEY },
 		},
 	]);
-	await importWorkflows(home, [
+	await importWorkflows(suite.home, [
 		...MODES.map((onError) =>
 			contactsWorkflow({
 				id: changingClientId(onError),
@@ -165,12 +150,7 @@ beforeAll(async () => {
 			),
 		),
 	]);
-});
-
-afterAll(async () => {
-	await service?.close();
-	removeN8nHome(home);
-});
+}
 
 /** Success and error output together, in input order. */
 function itemsInOrder(result: ExecutionResult) {
@@ -191,7 +171,7 @@ function runError(result: ExecutionResult): ItemError | undefined {
 /** Records per CRM id, read from the records themselves (client Custom Key, contract name). */
 function recordsPerContact(crmIdOf: (record: { customKey?: string; name?: string }) => string) {
 	const records: Record<string, number> = {};
-	for (const record of [...service.clients(), ...service.contracts()]) {
+	for (const record of [...suite.service.clients(), ...suite.service.contracts()]) {
 		const crmId = crmIdOf(record);
 		if (crmId) records[crmId] = (records[crmId] ?? 0) + 1;
 	}
@@ -207,9 +187,9 @@ async function runCounted(
 	path: string,
 	crmIdOf: (record: { customKey?: string; name?: string }) => string,
 ) {
-	const result = await executeWorkflow(home!, workflowId);
+	const result = await executeWorkflow(suite.home, workflowId);
 	const [success = [], failure = []] = nodeItems(result, NODE);
-	const requests = service.requests.filter((request) => request.path === path).length;
+	const requests = suite.service.requests.filter((request) => request.path === path).length;
 	const records = recordsPerContact(crmIdOf);
 	const recordCount = Object.values(records).reduce((sum, count) => sum + count, 0);
 	process.stdout.write(
@@ -258,8 +238,8 @@ describe('Retry On Fail with a field that changes between tries: each item sent 
 	const clientCrmId = (record: { customKey?: string }) => record.customKey ?? '';
 
 	it.each(MODES)('%s: Client → Create with $now in Full Name', async (onError) => {
-		service.reset();
-		failFirstRequestOf(service, FAILING, signatureBackendDown);
+		suite.service.reset();
+		failFirstRequestOf(suite.service, FAILING, signatureBackendDown);
 		const { result, requests, records } = await runCounted(
 			`client-${onError}`,
 			changingClientId(onError),
@@ -273,10 +253,10 @@ describe('Retry On Fail with a field that changes between tries: each item sent 
 	});
 
 	it.each(MODES)('%s: Contract → Create with $now in Contract Name', async (onError) => {
-		service.reset();
-		const { clientKey } = await seedClient(service);
+		suite.service.reset();
+		const { clientKey } = await seedClient(suite.service);
 		// The client key is the seeded one's, known only now: the workflow is imported per test.
-		await importWorkflows(home!, [
+		await importWorkflows(suite.home, [
 			contactsWorkflow({
 				id: changingContractId(onError),
 				node: NODE,
@@ -287,7 +267,7 @@ describe('Retry On Fail with a field that changes between tries: each item sent 
 			}),
 		]);
 		for (const crmId of FAILING) {
-			service.injectFault(signatureBackendDown, {
+			suite.service.injectFault(signatureBackendDown, {
 				path: '/v1/contract',
 				when: (request) => request.rawBody.includes(`"name":"NDA ${crmId} `),
 				times: 1,
@@ -334,22 +314,22 @@ describe('a key pasted with spaces and a line break, echoed back by the service'
 	it.each(cases)(
 		'%s, %s: the key arrives trimmed and is nowhere in the output',
 		async (scenario, onError) => {
-			service.reset();
-			service.injectFault(keyFault(scenario), { path: '/v1/client' });
-			const result = await executeWorkflow(home!, keyWorkflowId(scenario, onError));
+			suite.service.reset();
+			suite.service.injectFault(keyFault(scenario), { path: '/v1/client' });
+			const result = await executeWorkflow(suite.home, keyWorkflowId(scenario, onError));
 			keyOutputs.push(result.output);
-			const arrived = service.requests[0]?.headers['x-service-key'];
+			const arrived = suite.service.requests[0]?.headers['x-service-key'];
 			const [success = [], failure = []] = nodeItems(result, NODE);
 			const error = runError(result) ?? (failure[0]?.json.error as ItemError | undefined);
 			process.stdout.write(
-				`promises key ${scenario}-${onError}: ${service.requests.length} requests, X-Service-Key arrived as ` +
+				`promises key ${scenario}-${onError}: ${suite.service.requests.length} requests, X-Service-Key arrived as ` +
 					`${arrived === undefined ? 'nothing' : JSON.stringify(arrived)}; run ${result.status}, ` +
 					`${success.length} + ${failure.length} output items; error: ${error?.message ?? 'none'}; ` +
 					`key in the output: ${keyFormsIn(result.output).join(', ') || 'nowhere'}` +
 					` (in the run at ${keyPlaces(result.run).join(', ') || 'no place'})\n`,
 			);
 
-			expect(service.requests).toHaveLength(1);
+			expect(suite.service.requests).toHaveLength(1);
 			expect(arrived).toBe(API_KEY);
 			expect(keyFormsIn(result.output)).toEqual([]);
 			if (scenario === 'echoedSuccess') {
@@ -373,11 +353,13 @@ describe('a key pasted with spaces and a line break, echoed back by the service'
 	it("leaves the key nowhere in n8n's files (its database included), in any form", () => {
 		expect(keyOutputs).toHaveLength(cases.length);
 		const found = Object.entries(KEY_FORMS).flatMap(([name, form]) =>
-			filesContaining(home!, form).map((file) => `${name}: ${file.slice(home!.userFolder.length)}`),
+			filesContaining(suite.home, form).map(
+				(file) => `${name}: ${file.slice(suite.home.userFolder.length)}`,
+			),
 		);
 		process.stdout.write(`promises key in n8n's files: ${found.join('; ') || 'nowhere'}\n`);
 		expect(found).toEqual([]);
 		// The search finds what n8n did store: the contacts of the runs above.
-		expect(filesContaining(home!, CONTACTS[0].email).length).toBeGreaterThan(0);
+		expect(filesContaining(suite.home, CONTACTS[0].email).length).toBeGreaterThan(0);
 	});
 });

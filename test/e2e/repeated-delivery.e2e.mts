@@ -14,27 +14,17 @@
  *
  * Prints one line of counts per case. Part of the n8n version matrix.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import { describe, expect, it } from 'vitest';
 import {
 	endedRuns,
 	importWorkflows,
-	n8nHomeFor,
-	ownerSession,
 	postToWebhook,
 	publishWorkflow,
 	readExample,
-	removeN8nHome,
 	restJson,
-	startN8n,
 	webhookPath,
 	type ExampleWorkflow,
-	type N8nHome,
-	type RestSession,
-	type RunningN8n,
 } from './n8n-instance.mts';
 import {
 	crmContact,
@@ -43,8 +33,8 @@ import {
 	makeDeliveriesTable,
 	onceExampleFor,
 } from './once-example.mts';
+import { useN8n } from './suite.mts';
 
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const GIVE_UP_MS = 30_000;
 /** How long the service holds the first Create Client in the "during the first run" cases. */
 const SLOW_CREATE_MS = 2000;
@@ -55,25 +45,33 @@ const N8N_1X = process.env.CONTRACT_SIGNING_N8N === '1.x';
 const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
 const ONCE = readExample('crm-contact-once.json');
 
-let service: StandIn;
-/** The CRM's side: records each write-back of the keys. */
-let crm: Recorder;
-let home: N8nHome | undefined;
-let n8n: RunningN8n | undefined;
-let rest: RestSession;
 let deliveriesTableId: string;
-const figures: string[] = [];
+
+/** The recorder is the CRM's side: it records each write-back of the keys. */
+const suite = useN8n('the same CRM contact twice', {
+	recorder: true,
+	start: true,
+	prepare: async () => {
+		deliveriesTableId = await makeDeliveriesTable(suite.home);
+		await importWorkflows(suite.home, [
+			ANSWER_AFTER,
+			onceExampleFor(suite.recorder.url, deliveriesTableId),
+		]);
+		for (const { id } of [ANSWER_AFTER, ONCE]) await publishWorkflow(suite.home, id);
+	},
+});
+const { figures } = suite;
 
 /** Waits until the workflow has `count` runs in all and none is still going; returns them. */
 const runsEnded = async (workflowId: string, count: number) =>
-	await endedRuns(rest, workflowId, count, GIVE_UP_MS);
+	await endedRuns(suite.rest, workflowId, count, GIVE_UP_MS);
 
 /**
  * The Executions list's Retry ("with original workflow"): n8n resumes the failed run at the node
  * that failed, with the data the earlier nodes gave; answers once the retry has ended.
  */
 async function retryAsTheEditorDoes(executionId: string): Promise<void> {
-	await restJson(rest, `/rest/executions/${executionId}/retry`, {
+	await restJson(suite.rest, `/rest/executions/${executionId}/retry`, {
 		method: 'POST',
 		body: JSON.stringify({ loadWorkflow: false }),
 	});
@@ -82,7 +80,7 @@ async function retryAsTheEditorDoes(executionId: string): Promise<void> {
 /** Resolves once the service has received a Create Client for this contact. */
 async function createClientArrived(crmId: string): Promise<void> {
 	const giveUpAt = Date.now() + GIVE_UP_MS;
-	while (!service.requests.some((request) => isCreateClientFor(request.body, crmId))) {
+	while (!suite.service.requests.some((request) => isCreateClientFor(request.body, crmId))) {
 		if (Date.now() > giveUpAt) throw new Error(`no Create Client for ${crmId} reached the service`);
 		await sleep(20);
 	}
@@ -95,13 +93,13 @@ function isCreateClientFor(body: unknown, crmId: string): boolean {
 
 /** What one contact left at the service and the CRM. */
 function countsFor(crmId: string) {
-	const { clients, contracts } = leftAtService(service, crmId);
+	const { clients, contracts } = leftAtService(suite.service, crmId);
 	const clientKeys = new Set(clients.map((client) => client.clientKey));
-	const requests = service.requests.filter((request) => {
+	const requests = suite.service.requests.filter((request) => {
 		const data = (request.body as { data?: { clientKey?: string } })?.data;
 		return isCreateClientFor(request.body, crmId) || clientKeys.has(data?.clientKey ?? '');
 	}).length;
-	return { requests, clients, contracts, writeBacks: keysWrittenBack(crm, crmId) };
+	return { requests, clients, contracts, writeBacks: keysWrittenBack(suite.recorder, crmId) };
 }
 
 function report(setup: string, crmId: string) {
@@ -111,28 +109,8 @@ function report(setup: string, crmId: string) {
 	);
 }
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	crm = await startRecorder();
-	home = await n8nHomeFor(service);
-	deliveriesTableId = await makeDeliveriesTable(home);
-	await importWorkflows(home, [ANSWER_AFTER, onceExampleFor(crm.url, deliveriesTableId)]);
-	for (const { id } of [ANSWER_AFTER, ONCE]) await publishWorkflow(home, id);
-	n8n = await startN8n(home);
-	rest = await ownerSession(n8n.url);
-	process.stdout.write(`repeated delivery on n8n ${home.runtime.version}\n`);
-});
-
-afterAll(async () => {
-	await n8n?.stop();
-	await service?.close();
-	await crm?.close();
-	removeN8nHome(home);
-	if (figures.length) process.stdout.write(`the same CRM contact twice:\n${figures.join('\n')}\n`);
-});
-
 const post = async (example: ExampleWorkflow, contact: unknown) =>
-	await postToWebhook(`${n8n!.url}/webhook/${webhookPath(example)}`, contact);
+	await postToWebhook(`${suite.n8n.url}/webhook/${webhookPath(example)}`, contact);
 
 describe('the example that answers with the keys (crm-contact-to-contract)', () => {
 	it('creates a second client and contract when the contact comes again after the first answer', async () => {
@@ -148,7 +126,7 @@ describe('the example that answers with the keys (crm-contact-to-contract)', () 
 
 	it('creates a second client and contract when the contact comes again during the first run', async () => {
 		const crmId = 'after-2';
-		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		suite.service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
 		const first = post(ANSWER_AFTER, crmContact(crmId));
 		await createClientArrived(crmId);
 		const second = await post(ANSWER_AFTER, crmContact(crmId));
@@ -182,9 +160,9 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('answers the CRM at once, before the service has answered', async () => {
 		const crmId = 'once-0';
-		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		suite.service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
 		const response = await post(ONCE, crmContact(crmId));
-		const createAnswered = service.requests.some(
+		const createAnswered = suite.service.requests.some(
 			(request) => isCreateClientFor(request.body, crmId) && request.repliedAt !== undefined,
 		);
 		expect(response.status).toBe(200);
@@ -209,7 +187,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('creates one client and contract when the contact comes again during the first run', async () => {
 		const crmId = 'once-2';
-		service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
+		suite.service.injectFault({ kind: 'delay', ms: SLOW_CREATE_MS }, { path: '/v1/client' });
 		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await createClientArrived(crmId);
 		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
@@ -220,7 +198,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('finishes a failed first run with n8n\u2019s Retry, the repeated delivery skipped meanwhile', async () => {
 		const crmId = 'once-3';
-		service.injectFault(
+		suite.service.injectFault(
 			{
 				kind: 'status',
 				status: 500,
@@ -246,7 +224,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 
 	it('a failed write-back is retried alone: no second client or contract', async () => {
 		const crmId = 'once-4';
-		crm.failing = 3;
+		suite.recorder.failing = 3;
 		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		const [failed] = await runsAfter(1);
 		expect(failed.status).toBe('error');
@@ -263,10 +241,10 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		// The editor's Execute workflow: n8n listens for one call on the webhook's test URL. The
 		// editor sends the workflow along (n8n 1.x requires it; 2.x reads it from its database).
 		const workflowData = await restJson<Record<string, unknown>>(
-			rest,
+			suite.rest,
 			`/rest/workflows/${ONCE.id}`,
 		);
-		await restJson(rest, `/rest/workflows/${ONCE.id}/run`, {
+		await restJson(suite.rest, `/rest/workflows/${ONCE.id}/run`, {
 			method: 'POST',
 			body: JSON.stringify({
 				workflowData,
@@ -275,7 +253,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 			}),
 		});
 		const testCall = await postToWebhook(
-			`${n8n!.url}/webhook-test/${webhookPath(ONCE)}`,
+			`${suite.n8n.url}/webhook-test/${webhookPath(ONCE)}`,
 			crmContact(crmId),
 		);
 		expect(testCall.status).toBe(200);
@@ -290,13 +268,13 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		const crmId = 'once-again';
 		expect((await post(ONCE, crmContact(crmId))).status).toBe(200);
 		await runsAfter(1);
-		const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
+		const project = await restJson<{ id: string }>(suite.rest, '/rest/projects/personal');
 		const filter = JSON.stringify({
 			type: 'and',
 			filters: [{ columnName: 'crmId', condition: 'eq', value: crmId }],
 		});
 		await restJson(
-			rest,
+			suite.rest,
 			`/rest/projects/${project.id}/data-tables/${deliveriesTableId}/rows?filter=${encodeURIComponent(filter)}`,
 			{ method: 'DELETE' },
 		);

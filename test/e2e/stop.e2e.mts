@@ -7,36 +7,31 @@
  * On the pinned n8n only: the run and stop endpoints and their bodies are the ones 2.41.1's editor
  * uses (POST /rest/workflows/:id/run with `triggerToStartFrom`, POST /rest/executions/:id/stop).
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStandIn, type RecordedRequest, type StandIn } from '../service/stand-in.mts';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
-	n8nHomeFor,
 	NODE_TYPE,
-	ownerSession,
-	removeN8nHome,
 	restJson,
 	runHasEnded,
-	startN8n,
 	unflatten,
-	type N8nHome,
-	type RestSession,
-	type RunningN8n,
 } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const NODE = 'Create Client';
 /** Longer than any wait the fixed node needs; a run still going by then is a failure, not a hang. */
 const GIVE_UP_MS = 20_000;
 const TIMEOUT_MS = 2000;
 
-let service: StandIn;
-let home: N8nHome | undefined;
-let n8n: RunningN8n | undefined;
-let rest: RestSession;
+if (process.env.CONTRACT_SIGNING_N8N) {
+	throw new Error(
+		'stop.e2e.mts drives the REST API of the pinned n8n only; run it without CONTRACT_SIGNING_N8N',
+	);
+}
+
+const suite = useN8n('stop', { start: true });
 
 /** Manual Trigger → Contract Signing: Client → Create, one item, Settings → Request Options → Timeout 2 s. */
 function silentWorkflow(name: string) {
@@ -78,7 +73,7 @@ function silentWorkflow(name: string) {
 
 /** Creates the workflow as the editor saves a new one; returns its id. */
 async function createWorkflow(name: string): Promise<string> {
-	const created = await restJson<{ id: string }>(rest, '/rest/workflows', {
+	const created = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
 		method: 'POST',
 		body: JSON.stringify(silentWorkflow(name)),
 	});
@@ -88,7 +83,7 @@ async function createWorkflow(name: string): Promise<string> {
 /** The editor's "Execute workflow" from the Manual Trigger; returns the execution's id. */
 async function runWorkflow(workflowId: string): Promise<string> {
 	const started = await restJson<{ executionId?: string }>(
-		rest,
+		suite.rest,
 		`/rest/workflows/${workflowId}/run`,
 		{
 			method: 'POST',
@@ -107,7 +102,7 @@ interface Execution {
 }
 
 async function readExecution(executionId: string): Promise<Execution> {
-	return await restJson<Execution>(rest, `/rest/executions/${executionId}`);
+	return await restJson<Execution>(suite.rest, `/rest/executions/${executionId}`);
 }
 
 /**
@@ -133,11 +128,11 @@ async function watchUntilEnded(executionId: string, request: RecordedRequest, si
 /** The first request of the run, once it has reached the service. */
 async function firstRequest(): Promise<RecordedRequest> {
 	const giveUpAt = Date.now() + GIVE_UP_MS;
-	while (service.requests.length === 0) {
+	while (suite.service.requests.length === 0) {
 		if (Date.now() > giveUpAt) throw new Error('the run sent no request to the service');
 		await sleep(50);
 	}
-	return service.requests[0];
+	return suite.service.requests[0];
 }
 
 /** The run's error, from n8n's stored run data. */
@@ -152,29 +147,10 @@ function runError(execution: Execution): { message?: string; description?: strin
 const ms = (value: number | undefined) =>
 	value === undefined ? `not within ${GIVE_UP_MS} ms` : `${value} ms`;
 
-beforeAll(async () => {
-	if (process.env.CONTRACT_SIGNING_N8N) {
-		throw new Error(
-			'stop.e2e.mts drives the REST API of the pinned n8n only; run it without CONTRACT_SIGNING_N8N',
-		);
-	}
-	service = await startStandIn({ apiKey: API_KEY });
-	home = await n8nHomeFor(service);
-	n8n = await startN8n(home);
-	rest = await ownerSession(n8n.url);
-});
-
-afterAll(async () => {
-	// Closing the service first ends any request still unanswered, so that n8n can shut down.
-	await service?.close();
-	await n8n?.stop();
-	removeN8nHome(home);
-});
-
 describe('a reply that never comes, in n8n start', () => {
 	it('Stop cancels the run while its request is under way; the request ends at its Timeout', async () => {
-		service.reset();
-		service.injectFault({ kind: 'silent' }, { path: '/v1/client' });
+		suite.service.reset();
+		suite.service.injectFault({ kind: 'silent' }, { path: '/v1/client' });
 		const workflowId = await createWorkflow('Stop while the service does not answer');
 		const executionId = await runWorkflow(workflowId);
 		const request = await firstRequest();
@@ -182,7 +158,7 @@ describe('a reply that never comes, in n8n start', () => {
 
 		const stoppedAt = Date.now();
 		const stopped = await restJson<{ status: string }>(
-			rest,
+			suite.rest,
 			`/rest/executions/${executionId}/stop`,
 			{
 				method: 'POST',
@@ -196,10 +172,10 @@ describe('a reply that never comes, in n8n start', () => {
 		process.stdout.write(
 			`stop: the Stop answered "${stopped.status}"; run ${execution.status}, ended ${ms(endedAfterMs)} ` +
 				`after the Stop; the service's connection closed ${ms(closedAfterMs)} after the Stop; ` +
-				`${service.requests.length} request(s)\n`,
+				`${suite.service.requests.length} request(s)\n`,
 		);
 
-		expect(service.requests).toHaveLength(1);
+		expect(suite.service.requests).toHaveLength(1);
 		expect(execution.status).toBe('canceled');
 		// The Stop ended the run, not the Timeout: it ended while its request was still open.
 		expect(closedAfterMs).toBeDefined();
@@ -210,8 +186,8 @@ describe('a reply that never comes, in n8n start', () => {
 	});
 
 	it('Settings → Request Options → Timeout ends the run after 2 s, saying the client may exist', async () => {
-		service.reset();
-		service.injectFault({ kind: 'silent' }, { path: '/v1/client' });
+		suite.service.reset();
+		suite.service.injectFault({ kind: 'silent' }, { path: '/v1/client' });
 		const workflowId = await createWorkflow('Timeout while the service does not answer');
 		const startedAt = Date.now();
 		const executionId = await runWorkflow(workflowId);
@@ -229,7 +205,7 @@ describe('a reply that never comes, in n8n start', () => {
 				`after it; error: ${error?.message ?? 'none'}; description: ${error?.description ?? 'none'}\n`,
 		);
 
-		expect(service.requests).toHaveLength(1);
+		expect(suite.service.requests).toHaveLength(1);
 		expect(execution.status).toBe('error');
 		expect(closedAfterMs).toBeDefined();
 		expect(endedAfterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);

@@ -13,37 +13,30 @@
  * run on n8n 2 (n8n 1.x's data tables fail under overlapping runs, see repeated-delivery.e2e.mts),
  * and so does the second storm: the pace it proves is the node's own, the same on every n8n line.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
 	endedRuns,
 	importCredential,
 	importWorkflows,
-	n8nHomeFor,
 	NODE_TYPE,
-	ownerSession,
 	postToWebhook,
 	publishWorkflow,
 	readExample,
-	removeN8nHome,
-	startN8n,
 	webhookPath,
 	type ExampleWorkflow,
-	type N8nHome,
-	type RestSession,
-	type RunningN8n,
 } from './n8n-instance.mts';
 import { crmContact, leftAtService, makeDeliveriesTable, onceExampleFor } from './once-example.mts';
+import { useN8n } from './suite.mts';
 
 const N = Number(process.env.STORM_CONTACTS ?? 100);
 const R = Number(process.env.STORM_LIMIT ?? 4);
 const BULK_ITEMS = 100;
 const N8N_2 = process.env.CONTRACT_SIGNING_N8N !== '1.x';
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 
 type Example = 'answer' | 'once';
 
@@ -60,21 +53,24 @@ interface Storm {
 	workflow: ExampleWorkflow;
 }
 
-let home: N8nHome | undefined;
-let n8n: RunningN8n | undefined;
-let rest: RestSession;
-let crm: Recorder;
+/** The suite's service is the first account; the recorder is the CRM's side. */
+const suite = useN8n('storms', { recorder: true, start: true, prepare });
+const { figures } = suite;
 const accounts: Account[] = [];
 const storms = new Map<string, Storm>();
-const figures: string[] = [];
 
 /** A stand-in of its own, and a credential for it: an account n8n has not talked to. */
 async function newAccount(): Promise<Account> {
 	const account = {
-		service: await startStandIn({ apiKey: API_KEY }),
+		service: await startStandIn({ apiKey: suite.service.apiKey }),
 		credentialId: `csStorm${accounts.length + 1}`,
 	};
 	accounts.push(account);
+	await importCredential(
+		suite.home,
+		{ baseUrl: account.service.url, apiKey: account.service.apiKey },
+		account.credentialId,
+	);
 	return account;
 }
 
@@ -88,7 +84,7 @@ function stormWorkflow(
 ): ExampleWorkflow {
 	const copy =
 		example === 'once'
-			? onceExampleFor(crm.url, deliveriesTableId)
+			? onceExampleFor(suite.recorder.url, deliveriesTableId)
 			: readExample('crm-contact-to-contract.json');
 	copy.id = id;
 	copy.name = `Storm ${id}`;
@@ -174,7 +170,7 @@ function bulkWorkflow(account: Account): ExampleWorkflow {
 
 /** The storms of this file, each with its workflow copy and account. */
 async function planStorms(): Promise<Storm[]> {
-	const unlimited = await newAccount();
+	const unlimited: Account = { service: suite.service, credentialId: EXAMPLE_CREDENTIAL_ID };
 	const first = await newAccount();
 	const plan: Array<Omit<Storm, 'workflow'>> = [
 		{ id: 'unlimited', example: 'answer', retryOnFail: true, account: unlimited },
@@ -188,7 +184,7 @@ async function planStorms(): Promise<Storm[]> {
 		);
 	}
 	const tableId = plan.some((storm) => storm.example === 'once')
-		? await makeDeliveriesTable(home!)
+		? await makeDeliveriesTable(suite.home)
 		: '';
 	return plan.map((storm) => ({
 		...storm,
@@ -196,32 +192,19 @@ async function planStorms(): Promise<Storm[]> {
 	}));
 }
 
-beforeAll(async () => {
-	crm = await startRecorder();
-	const seed = await startStandIn({ apiKey: API_KEY });
-	home = await n8nHomeFor(seed);
-	await seed.close();
+async function prepare() {
 	const plan = await planStorms();
-	for (const { service, credentialId } of accounts) {
-		await importCredential(home, { baseUrl: service.url, apiKey: API_KEY }, credentialId);
-	}
 	const bulkAccount = plan.find((storm) => storm.id === 'withBulk')?.account;
 	const workflows = plan.map((storm) => storm.workflow);
 	if (bulkAccount) workflows.push(bulkWorkflow(bulkAccount));
-	await importWorkflows(home, workflows as Array<ExampleWorkflow & { versionId?: string }>);
-	for (const { id } of workflows) await publishWorkflow(home, id);
+	await importWorkflows(suite.home, workflows as Array<ExampleWorkflow & { versionId?: string }>);
+	for (const { id } of workflows) await publishWorkflow(suite.home, id);
 	for (const storm of plan) storms.set(storm.id, storm);
-	n8n = await startN8n(home);
-	rest = await ownerSession(n8n.url);
-	process.stdout.write(`storms on n8n ${home.runtime.version}: ${N} contacts, limit ${R}/s\n`);
-}, 900_000);
+	process.stdout.write(`storms: ${N} contacts, limit ${R}/s\n`);
+}
 
 afterAll(async () => {
-	await n8n?.stop();
 	for (const { service } of accounts) await service.close();
-	await crm?.close();
-	removeN8nHome(home);
-	if (figures.length) process.stdout.write(`storms:\n${figures.join('\n')}\n`);
 });
 
 const contactsOf = (storm: Storm) =>
@@ -243,7 +226,7 @@ async function blow(storm: Storm): Promise<StormFigures> {
 	const { service } = storm.account;
 	const before = service.requests.length;
 	const startedAt = Date.now();
-	const url = `${n8n!.url}/webhook/${webhookPath(storm.workflow)}`;
+	const url = `${suite.n8n.url}/webhook/${webhookPath(storm.workflow)}`;
 	const contacts = contactsOf(storm);
 	await Promise.all(
 		contacts.map(async (contact) => {
@@ -251,7 +234,7 @@ async function blow(storm: Storm): Promise<StormFigures> {
 			await response.text();
 		}),
 	);
-	const runs = await endedRuns(rest, storm.id, N, 600_000);
+	const runs = await endedRuns(suite.rest, storm.id, N, 600_000);
 	const seconds = (Date.now() - startedAt) / 1000;
 	const requests = service.requests.slice(before);
 	const accepted = requests.filter((request) => !request.limited);
@@ -348,11 +331,11 @@ describe(
 			const { service } = storm.account;
 			service.settings.rateLimit = { perSecond: R };
 			const bulkStartedAt = Date.now();
-			const bulk = await postToWebhook(`${n8n!.url}/webhook/storm-bulk`, {});
+			const bulk = await postToWebhook(`${suite.n8n.url}/webhook/storm-bulk`, {});
 			expect(bulk.status).toBe(200);
 			while (service.requests.length < 20) await sleep(50);
 			const result = await blow(storm);
-			await endedRuns(rest, 'csStormBulk', 1, 600_000);
+			await endedRuns(suite.rest, 'csStormBulk', 1, 600_000);
 			const bulkSeconds = (Date.now() - bulkStartedAt) / 1000;
 			const bulkClients = service
 				.clients()

@@ -12,33 +12,23 @@
  * the service is back. The cases of an example run in order and share the table, as a user's
  * deals do. Prints the clients and contracts each case left at the service.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
-import { startRecorder, type Recorder } from '../service/recorder.mts';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
 	endedRuns,
 	importCredentials,
 	importWorkflows,
-	n8nHomeFor,
-	ownerSession,
 	postToWebhook,
 	publishWorkflow,
 	readExample,
-	removeN8nHome,
 	restJson,
 	runError,
 	runFromTrigger,
-	startN8n,
 	webhookPath,
 	type Execution,
 	type ExampleWorkflow,
-	type N8nHome,
-	type RestSession,
-	type RunningN8n,
 } from './n8n-instance.mts';
 import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 import {
@@ -49,8 +39,8 @@ import {
 	type DealEvent,
 } from './crm-deals.mts';
 import { makeDataTable, pickDataTable, tableRows } from './data-tables.mts';
+import { useN8n } from './suite.mts';
 
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const GIVE_UP_MS = 60_000;
 const RETRY_TRIGGER = 'Every 10 Minutes';
 
@@ -68,17 +58,11 @@ interface Driver {
 	customKey(event: DealEvent): string;
 }
 
-let service: StandIn;
-let crm: Recorder;
-let home: N8nHome | undefined;
-let n8n: RunningN8n | undefined;
-let rest: RestSession;
 let tableId: string;
 /** When set, the service answers the requests of this path as a service that is down. */
 let downAt: string | undefined;
 /** When set, the service refuses every contract's template, as for a Template Key it does not know. */
 let templateRefused = false;
-const figures: string[] = [];
 
 const WEBHOOK = readExample('deal-won-webhook.json');
 const CRM_EXAMPLES = [
@@ -108,14 +92,21 @@ function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 	const copy = pickDataTable(workflow, tableId, WON_DEALS_TABLE.name);
 	for (const node of copy.nodes) {
 		if (node.name === 'Send Keys to CRM') {
-			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crm.url);
+			node.parameters.url = String(node.parameters.url).replace(
+				'https://crm.example.com',
+				suite.recorder.url,
+			);
 		}
 	}
 	return copy;
 }
 
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
+/** The recorder is the CRM's side: it records the keys sent to each deal. */
+const suite = useN8n('won deals', { recorder: true, start: true, prepare });
+const { figures } = suite;
+
+async function prepare() {
+	const { service, home } = suite;
 	// A service that is down: every request of the path refused as unavailable for the next hour,
 	// longer than the node waits, so that each of Retry On Fail's tries fails at once.
 	service.injectFault(
@@ -133,32 +124,19 @@ beforeAll(async () => {
 			when: (request) => templateRefused && request.path === '/v1/contract',
 		},
 	);
-	crm = await startRecorder();
-	home = await n8nHomeFor(service);
 	await importCredentials(home, crmCredentials(CRM_EXAMPLES));
 	tableId = await makeDataTable(home, WON_DEALS_TABLE);
 	await importWorkflows(home, [setUp(WEBHOOK)]);
 	await publishWorkflow(home, WEBHOOK.id);
-	n8n = await startN8n(home);
-	rest = await ownerSession(n8n.url);
-	process.stdout.write(`won deals on n8n ${home.runtime.version}\n`);
-});
-
-afterAll(async () => {
-	await n8n?.stop();
-	await service?.close();
-	await crm?.close();
-	removeN8nHome(home);
-	if (figures.length) process.stdout.write(`won deals:\n${figures.join('\n')}\n`);
-});
+}
 
 /** The clients the service holds for a customer, and the contracts of each deal. */
 function atService(driver: Driver, event: DealEvent) {
-	const clients = service
+	const clients = suite.service
 		.clients()
 		.filter((client) => client.customKey === driver.customKey(event));
 	const clientKeys = new Set(clients.map((client) => client.clientKey));
-	const contracts = service
+	const contracts = suite.service
 		.contracts()
 		.filter((contract) => clientKeys.has(contract.clientKey) && contract.name === event.name);
 	return { clients, contracts };
@@ -168,7 +146,7 @@ function atService(driver: Driver, event: DealEvent) {
 async function expectSucceeded(runs: Array<{ id: string; status: string }>) {
 	for (const { id, status } of runs) {
 		if (status === 'success') continue;
-		const execution = await restJson<Execution>(rest, `/rest/executions/${id}`);
+		const execution = await restJson<Execution>(suite.rest, `/rest/executions/${id}`);
 		expect.fail(`run ${id} ended ${status}: ${runError(execution)}`);
 	}
 }
@@ -183,18 +161,18 @@ function webhookDriver(workflow: ExampleWorkflow): Driver {
 				events.map(async (event, index) => {
 					await sleep(index * apartMs);
 					return await postToWebhook(
-						`${n8n!.url}/webhook/${webhookPath(workflow)}`,
+						`${suite.n8n.url}/webhook/${webhookPath(workflow)}`,
 						webhookBody(event),
 					);
 				}),
 			);
 			expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
 			runs += events.length;
-			const ended = await endedRuns(rest, workflow.id, runs, GIVE_UP_MS);
+			const ended = await endedRuns(suite.rest, workflow.id, runs, GIVE_UP_MS);
 			await expectSucceeded(ended.slice(0, events.length));
 		},
 		async retry() {
-			const execution = await runFromTrigger(rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
+			const execution = await runFromTrigger(suite.rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
 			expect(execution.status, runError(execution)).toBe('success');
 			runs += 1;
 		},
@@ -223,7 +201,7 @@ function pinnedDriver(options: {
 	const save = async (pinData: Pins) => {
 		const { id: _id, ...workflow } = setUp(options.workflow);
 		copies += 1;
-		const saved = await restJson<{ id: string }>(rest, '/rest/workflows', {
+		const saved = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
 			method: 'POST',
 			body: JSON.stringify({ ...workflow, name: `${workflow.name} ${copies}`, pinData }),
 		});
@@ -231,7 +209,7 @@ function pinnedDriver(options: {
 		return saved.id;
 	};
 	const run = async (workflowId: string, trigger: string) => {
-		const execution = await runFromTrigger(rest, workflowId, trigger, GIVE_UP_MS);
+		const execution = await runFromTrigger(suite.rest, workflowId, trigger, GIVE_UP_MS);
 		expect(execution.status, runError(execution)).toBe('success');
 	};
 	return {
@@ -274,7 +252,7 @@ function wonDealCases(
 
 	function count(what: string, ...events: DealEvent[]) {
 		const customers = new Set(events.map((e) => driver.customKey(e)));
-		const clients = service
+		const clients = suite.service
 			.clients()
 			.filter((client) => customers.has(client.customKey ?? '')).length;
 		const contracts = events.reduce((sum, e) => sum + atService(driver, e).contracts.length, 0);
@@ -295,7 +273,7 @@ function wonDealCases(
 			userKey: clients[0].users[0].userKey,
 			templateKey: TEMPLATE_KEY,
 		});
-		const rows = await tableRows(rest, tableId, { dealId: first.dealId });
+		const rows = await tableRows(suite.rest, tableId, { dealId: first.dealId });
 		expect(rows).toMatchObject([
 			{ status: 'done', clientKey: clients[0].clientKey, contractKey: contracts[0].contractKey },
 		]);
@@ -316,7 +294,7 @@ function wonDealCases(
 		await driver.deliver([third, third]);
 		for (const e of [first, second, third]) expectAt(e, 1, 1);
 		for (const e of [first, third]) {
-			expect(await tableRows(rest, tableId, { dealId: e.dealId })).toHaveLength(1);
+			expect(await tableRows(suite.rest, tableId, { dealId: e.dealId })).toHaveLength(1);
 		}
 		count('repeats', first, second, third);
 	});
@@ -328,7 +306,7 @@ function wonDealCases(
 		await driver.deliver([wonBeforeChanged]);
 		expectAt(open, 0, 0);
 		expectAt(second, 1, 1);
-		expect(await tableRows(rest, tableId, { dealId: open.dealId })).toEqual([]);
+		expect(await tableRows(suite.rest, tableId, { dealId: open.dealId })).toEqual([]);
 		count('not a win', open, second);
 	});
 
@@ -341,13 +319,13 @@ function wonDealCases(
 			downAt = undefined;
 		}
 		expectAt(deal, 1, 0);
-		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 			{ status: 'retry' },
 		]);
 		await driver.retry();
 		const { clients, contracts } = expectAt(deal, 1, 1);
 		expect(contracts[0].clientKey).toBe(clients[0].clientKey);
-		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 			{ status: 'done', contractKey: contracts[0].contractKey },
 		]);
 		count('down at the contract step, then the retry', deal);
@@ -376,12 +354,12 @@ function wonDealCases(
 			templateRefused = false;
 		}
 		expectAt(deal, 1, 0);
-		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 			{ status: 'retry', error: expect.stringContaining(`Template not found: ${TEMPLATE_KEY}`) },
 		]);
 		await driver.retry();
 		expectAt(deal, 1, 1);
-		expect(await tableRows(rest, tableId, { dealId: deal.dealId })).toMatchObject([
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 			{ status: 'done', error: '' },
 		]);
 		count('a template refused, then corrected', deal);
@@ -390,7 +368,7 @@ function wonDealCases(
 	it('two deals of one new customer won at the same instant: one client, two contracts', async () => {
 		const [a, b] = [event(7, 5), event(8, 5)];
 		// The first Create Client held back, so that the other deal finds the client not made yet.
-		service.injectFault({ kind: 'delay', ms: 3000 }, { path: '/v1/client' });
+		suite.service.injectFault({ kind: 'delay', ms: 3000 }, { path: '/v1/client' });
 		// n8n 1.x on SQLite can fail one of two runs that write a data table at the same moment
 		// ("SQLITE_ERROR: no such savepoint: typeorm_1", docs/examples.md): there the second deal
 		// comes a second later, while the first waits for its client.
@@ -399,7 +377,7 @@ function wonDealCases(
 		const statuses = async () => {
 			const found: string[] = [];
 			for (const e of [a, b]) {
-				const rows = await tableRows(rest, tableId, { dealId: e.dealId });
+				const rows = await tableRows(suite.rest, tableId, { dealId: e.dealId });
 				found.push(...rows.map((row) => String(row.status)));
 			}
 			return found.sort();
@@ -433,9 +411,11 @@ describe('deal-won-webhook.json', () => {
 	);
 
 	it('sent the keys of each contract to the CRM once', () => {
-		const dealIds = crm.requests.map((call) => (call.body as { dealId: string }).dealId).sort();
+		const dealIds = suite.recorder.requests
+			.map((call) => (call.body as { dealId: string }).dealId)
+			.sort();
 		expect(dealIds).toEqual([1, 2, 3, 5, 6, 9, 7, 8].map((n) => `wh-deal-${n}`).sort());
-		expect(crm.requests.map((call) => call.path)).toContain(
+		expect(suite.recorder.requests.map((call) => call.path)).toContain(
 			'/api/deals/wh-deal-1/contract-signing',
 		);
 	});
@@ -496,7 +476,7 @@ describe("your own CRM's fields (README, step 4)", () => {
 		);
 
 		const { id: _id, ...workflow } = adapted;
-		const saved = await restJson<{ id: string }>(rest, '/rest/workflows', {
+		const saved = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
 			method: 'POST',
 			body: JSON.stringify({
 				...workflow,
@@ -506,10 +486,10 @@ describe("your own CRM's fields (README, step 4)", () => {
 				},
 			}),
 		});
-		const execution = await runFromTrigger(rest, saved.id, 'Deal Won', GIVE_UP_MS);
+		const execution = await runFromTrigger(suite.rest, saved.id, 'Deal Won', GIVE_UP_MS);
 		expect(execution.status, runError(execution)).toBe('success');
 
-		const clients = service.clients().filter((client) => client.customKey === 'ACC-5');
+		const clients = suite.service.clients().filter((client) => client.customKey === 'ACC-5');
 		expect(clients).toMatchObject([
 			{
 				fullname: 'Katherine Johnson',
@@ -518,9 +498,9 @@ describe("your own CRM's fields (README, step 4)", () => {
 			},
 		]);
 		expect(
-			service.contracts().filter((contract) => contract.clientKey === clients[0].clientKey),
+			suite.service.contracts().filter((contract) => contract.clientKey === clients[0].clientKey),
 		).toMatchObject([{ name: 'Wind tunnel lease' }]);
-		expect(await tableRows(rest, tableId, { dealId: 'OPP-88' })).toMatchObject([
+		expect(await tableRows(suite.rest, tableId, { dealId: 'OPP-88' })).toMatchObject([
 			{ status: 'done' },
 		]);
 	});

@@ -3,56 +3,42 @@
  * exact requests the service receives, one contact refused by the service reaching the error
  * output, and the API key nowhere in what n8n printed or stored. Part of the n8n version matrix.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStandIn, type StandIn } from '../service/stand-in.mts';
+import { describe, expect, it } from 'vitest';
 import {
 	EXAMPLES_DIR,
 	executeWorkflow,
 	filesContaining,
 	importWorkflow,
-	n8nHomeFor,
 	nodeOutputs,
-	removeN8nHome,
-	type N8nHome,
 } from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
 
 const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
 const ERROR_OUTPUT_WORKFLOW = new URL('./workflows/error-output.json', import.meta.url).pathname;
 
 const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
 
-/** Distinctive, so that finding it anywhere n8n writes is a real finding. */
-const API_KEY = `sk_e2e_${randomBytes(12).toString('hex')}`;
 const cliOutputs: string[] = [];
 
-let service: StandIn;
-let home: N8nHome | undefined;
-
-beforeAll(async () => {
-	service = await startStandIn({ apiKey: API_KEY });
-	home = await n8nHomeFor(service);
-	process.stdout.write(`workflows on n8n ${home.runtime.version}\n`);
-	for (const file of [MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW]) await importWorkflow(home, file);
-});
-
-afterAll(async () => {
-	await service?.close();
-	removeN8nHome(home);
+const suite = useN8n('workflows', {
+	prepare: async () => {
+		for (const file of [MANUAL_EXAMPLE, ERROR_OUTPUT_WORKFLOW])
+			await importWorkflow(suite.home, file);
+	},
 });
 
 describe('n8n execute (headless)', () => {
 	it('runs the manual example: client, contract, and the default user read back', async () => {
-		service.reset();
-		const result = await executeWorkflow(home!, workflowId(MANUAL_EXAMPLE));
+		suite.service.reset();
+		const result = await executeWorkflow(suite.home, workflowId(MANUAL_EXAMPLE));
 		cliOutputs.push(result.output);
 
 		expect(result.exitCode).toBe(0);
 		expect(result.status).toBe('success');
-		const [client] = service.clients();
-		const [contract] = service.contracts();
+		const [client] = suite.service.clients();
+		const [contract] = suite.service.contracts();
 		const defaultUser = client.users[0];
 		expect(nodeOutputs(result, 'Create Client')[0][0]).toMatchObject({
 			clientKey: client.clientKey,
@@ -67,16 +53,16 @@ describe('n8n execute (headless)', () => {
 			email: 'ada@example.com',
 		});
 
-		expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+		expect(suite.service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
 			'POST /v1/client',
 			'POST /v1/contract',
 			'POST /v1/user',
 		]);
-		for (const request of service.requests) {
+		for (const request of suite.service.requests) {
 			expect(request.headers['content-type']).toBe('application/json');
-			expect(request.headers['x-service-key']).toBe(service.apiKey);
+			expect(request.headers['x-service-key']).toBe(suite.service.apiKey);
 		}
-		expect(service.requests.map((request) => request.body)).toEqual([
+		expect(suite.service.requests.map((request) => request.body)).toEqual([
 			{
 				data: {
 					action: 'create',
@@ -104,8 +90,8 @@ describe('n8n execute (headless)', () => {
 	});
 
 	it('with one contact refused by the service, the others succeed and it reaches the error output', async () => {
-		service.reset();
-		service.injectFault(
+		suite.service.reset();
+		suite.service.injectFault(
 			{
 				kind: 'status',
 				status: 500,
@@ -113,7 +99,7 @@ describe('n8n execute (headless)', () => {
 			},
 			{ when: (request) => JSON.stringify(request.body).includes('Grace Hopper') },
 		);
-		const result = await executeWorkflow(home!, workflowId(ERROR_OUTPUT_WORKFLOW));
+		const result = await executeWorkflow(suite.home, workflowId(ERROR_OUTPUT_WORKFLOW));
 		cliOutputs.push(result.output);
 
 		expect(result.status).toBe('success');
@@ -134,15 +120,15 @@ describe('n8n execute (headless)', () => {
 		]);
 		expect(nodeOutputs(result, 'Failed')[0]).toHaveLength(1);
 		expect(nodeOutputs(result, 'Created')[0]).toHaveLength(2);
-		expect(service.counts().clients).toBe(2);
+		expect(suite.service.counts().clients).toBe(2);
 	});
 });
 
 describe('secrets', () => {
 	it('leaves the API key nowhere in what n8n printed or stored, after runs that succeeded and failed', () => {
 		expect(cliOutputs).toHaveLength(2);
-		for (const output of cliOutputs) expect(output).not.toContain(API_KEY);
-		expect(filesContaining(home!, API_KEY)).toEqual([]);
-		expect(filesContaining(home!, 'Signature backend unavailable').length).toBeGreaterThan(0);
+		for (const output of cliOutputs) expect(output).not.toContain(suite.service.apiKey);
+		expect(filesContaining(suite.home, suite.service.apiKey)).toEqual([]);
+		expect(filesContaining(suite.home, 'Signature backend unavailable').length).toBeGreaterThan(0);
 	});
 });
