@@ -27,7 +27,7 @@ const service = useStandIn();
 const contacts = CONTACTS as unknown as IDataObject[];
 
 describe('the node waits out a busy service', () => {
-	it('429 with Retry-After: each refused contact is sent again after the pause, once', async () => {
+	it('429 with Retry-After: each contact turned away is sent again after the pause, once', async () => {
 		failFirstRequestOf(service(), ['crm-3', 'crm-9'], rateLimited());
 		const run = await runStep(service(), CREATE_CLIENT, { items: contacts });
 
@@ -35,8 +35,8 @@ describe('the node waits out a busy service', () => {
 		expect(run.items.map((item) => item.customKey)).toEqual(CONTACTS.map((c) => c.crmId));
 		expect(tally(service())).toEqual({ requests: 14, created: onceEach() });
 		for (const crmId of ['crm-3', 'crm-9']) {
-			const [refused, accepted] = requestTimes(service(), crmId);
-			const pause = accepted.receivedAt - refused.repliedAt!;
+			const [turnedAway, accepted] = requestTimes(service(), crmId);
+			const pause = accepted.receivedAt - turnedAway.repliedAt!;
 			expect(pause).toBeGreaterThanOrEqual(1000);
 		}
 	});
@@ -55,10 +55,10 @@ describe('the node waits out a busy service', () => {
 			requests: 7,
 			created: Object.fromEntries(CONTACTS.slice(0, 6).map(({ crmId }) => [crmId, 1])),
 		});
-		const [refused] = requestTimes(service(), 'crm-1');
+		const [turnedAway] = requestTimes(service(), 'crm-1');
 		for (const crmId of ['crm-4', 'crm-5', 'crm-6']) {
 			const [sent] = requestTimes(service(), crmId);
-			expect(sent.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1000);
+			expect(sent.receivedAt - turnedAway.repliedAt!).toBeGreaterThanOrEqual(1000);
 		}
 	});
 
@@ -138,8 +138,8 @@ describe('the node waits out a busy service', () => {
 		});
 
 		expect(error).toBeUndefined();
-		const [refused, accepted] = service().requests;
-		expect(accepted.receivedAt - refused.repliedAt!).toBeGreaterThanOrEqual(1500);
+		const [turnedAway, accepted] = service().requests;
+		expect(accepted.receivedAt - turnedAway.repliedAt!).toBeGreaterThanOrEqual(1500);
 	});
 });
 

@@ -1,7 +1,7 @@
 /**
  * Runs that pace themselves, in n8n's engine: contacts through Client → Create, no Batching, no
  * Retry On Fail, against a service that allows R requests per second (429 + Retry-After beyond
- * it, nothing done for a refused request): the cap a user sets, a Retry-After one execution is
+ * it, nothing done for a request turned away): the cap a user sets, a Retry-After one execution is
  * given holding back another, and a one-contact execution taking its turn during a bulk run. The
  * runs of hundreds of contacts into a rate limit (every contact once, the limit lowered mid-run,
  * 100 executions at once and a second storm) are proven in real n8n 2.41.1 and 1.123.81:
@@ -38,14 +38,14 @@ function createdOnce(standIn: StandIn, count: number) {
 	};
 }
 
-/** The share of the requests the service refused. */
-function refusedShare(): number {
+/** The share of the requests the service turned away as too many. */
+function turnedAwayShare(): number {
 	const { requests } = service();
 	return requests.filter((request) => request.limited).length / requests.length;
 }
 
 describe('a service that limits its rate', () => {
-	it('with Max Requests per Second set to the service’s limit, almost nothing is refused', async () => {
+	it('with Max Requests per Second set to the service’s limit, almost nothing is turned away', async () => {
 		service().settings.rateLimit = { perSecond: 40 };
 		const run = await runStep(
 			service(),
@@ -55,19 +55,19 @@ describe('a service that limits its rate', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(createdOnce(service(), 200)).toEqual({ created: 200, twice: 0, missing: 0 });
-		expect(refusedShare()).toBeLessThan(0.02);
+		expect(turnedAwayShare()).toBeLessThan(0.02);
 	}, 60_000);
 });
 
 /**
- * Starts an execution whose one request the service refuses with a `Retry-After` of `seconds`,
- * and waits until its node has read the refusal: from then on the account is held.
+ * Starts an execution whose one request the service turns away with a `Retry-After` of `seconds`,
+ * and waits until its node has read the busy reply: from then on the account is held.
  */
 async function firstRefusedFor(seconds: number) {
 	service().injectFault(rateLimited(seconds), { times: 1 });
 	const first = runStep(service(), CREATE_CLIENT, { items: contacts(1) });
 	while (!service().requests[0]?.repliedAt) await sleep(5);
-	// The node reads the refusal a moment after the service sent it.
+	// The node reads the busy reply a moment after the service sent it.
 	await sleep(200);
 	return { first, heldFrom: service().requests[0].repliedAt! };
 }

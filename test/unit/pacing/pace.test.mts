@@ -28,7 +28,7 @@ async function withFakeTimers(test: () => Promise<void>): Promise<void> {
 }
 
 /**
- * `accepted` requests accepted within the last second at `now`, then one refused: the pace
+ * `accepted` requests accepted within the last second at `now`, then a busy reply: the pace
  * learns a rate of 80 % of them.
  */
 function learnRate(pace: Pace, accepted: number, now: number): void {
@@ -160,7 +160,7 @@ describe('Pace', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
 		}));
 
-	it('counts toward its rate the replies of a burst that come after the burst’s refusal', async () =>
+	it('counts toward its rate the replies of a burst that come after the burst’s busy reply', async () =>
 		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
@@ -183,15 +183,15 @@ describe('Pace', () => {
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(35));
 		}));
 
-	it('after a refusal, the next request keeps its distance at the new rate', async () => {
+	it('after a busy reply, the next request keeps its distance at the new rate', async () => {
 		const pace = new Pace();
-		const [refused, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
-		const refusedAt = Date.now();
+		const [turnedAway, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
+		const busyAt = Date.now();
 		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
-		pace.requestEnded(refused, 'busy', refusedAt);
+		pace.requestEnded(turnedAway, 'busy', busyAt);
 		const next = pace.waitForTurn(RUN);
 		pace.requestEnded(other, undefined);
-		expect((await next) - refusedAt).toBeGreaterThanOrEqual(620);
+		expect((await next) - busyAt).toBeGreaterThanOrEqual(620);
 	});
 
 	it('spaces requests out at its rate', async () => {
