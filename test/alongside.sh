@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# `npm test`'s first phase: the in-process tests while the n8n lines of the end-to-end phases
-# install. The installs mostly wait on the registry and the disk, the tests on the processor; no
-# test bounds elapsed time. The installs' output follows the tests', with its summary line.
+# Runs two phases of `npm test` at the same time: the first in the background, its output held
+# and printed, with its summary line, once the second (in the foreground) has ended. Either failing
+# fails both. `npm test` pairs phases where one mostly waits (an install, on the registry and the
+# disk; queue mode, on its rate limits and a killed worker) and no test bounds elapsed time.
+#
+#   bash test/alongside.sh "<background command>" "<foreground command>"
 set -u
 log=$(mktemp)
-vite-node test/e2e/install-n8n-lines.mts >"$log" 2>&1 &
-installs=$!
-vitest run
-tests=$?
-wait "$installs"
-installed=$?
+bash -c "$1" >"$log" 2>&1 &
+background=$!
+bash -c "$2"
+foreground=$?
+wait "$background"
+held=$?
 cat "$log"
 rm -f "$log"
-[ "$tests" -eq 0 ] && [ "$installed" -eq 0 ]
+[ "$foreground" -eq 0 ] && [ "$held" -eq 0 ]

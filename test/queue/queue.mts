@@ -298,7 +298,7 @@ async function startServices(
 	stops: Array<() => Promise<void> | void>,
 	homes: N8nHome[],
 ): Promise<Services> {
-	progress('building and packing the package…');
+	progress('packing the package…');
 	const tarball = await packPackage();
 	stops.push(() => rmSync(dirname(tarball), { recursive: true, force: true }));
 	const runtime = await ensureN8n({ log: progress });
