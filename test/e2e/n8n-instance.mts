@@ -519,18 +519,26 @@ export async function runFromTrigger(
 	const giveUpAt = Date.now() + withinMs;
 	for (;;) {
 		const execution = await restJson<Execution>(rest, `/rest/executions/${started.executionId}`);
-		if (runHasEnded(execution.status)) return execution;
-		if (Date.now() > giveUpAt) throw new Error(`run ${started.executionId} did not end`);
+		// Ended, and its run stored: in CI of a9b532e, n8n 1.123.81 gave an ended run whose stored
+		// data held no run.
+		if (runHasEnded(execution.status) && execution.data && unflatten(execution.data)) {
+			return execution;
+		}
+		if (Date.now() > giveUpAt) {
+			throw new Error(`run ${started.executionId} did not end with its run stored`);
+		}
 		await sleep(100);
 	}
 }
 
-/** The run's error, if n8n recorded one, for a failure message. */
+/** The run's error, if n8n recorded one, for a failure message; stored data without a run is said. */
 export function runError(execution: Execution): string | undefined {
 	if (!execution.data) return undefined;
-	const run = unflatten(execution.data) as {
-		resultData?: { error?: { message?: string; node?: { name?: string } } };
-	};
+	const run = unflatten(execution.data) as
+		| { resultData?: { error?: { message?: string; node?: { name?: string } } } }
+		| null
+		| undefined;
+	if (!run) return `no run data stored yet (run ${execution.id}, ${execution.status})`;
 	const error = run.resultData?.error;
 	return error ? `${error.node?.name ?? 'workflow'}: ${error.message}` : undefined;
 }
