@@ -13,7 +13,13 @@ import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { runWorkflow } from '../test/engine/n8n-engine.mts';
-import { CONTACTS, CREATE_CLIENT, rateLimited, requestTimes } from '../test/scenarios/contacts.mts';
+import {
+	CONTACTS,
+	contacts,
+	CREATE_CLIENT,
+	rateLimited,
+	requestTimes,
+} from '../test/scenarios/contacts.mts';
 import { startStandIn, type StandIn } from '../test/service/stand-in.mts';
 
 function option(name: string, fallback: number): number {
@@ -23,14 +29,6 @@ function option(name: string, fallback: number): number {
 
 const REPEAT = option('repeat', 5);
 const TIMEOUT_1500 = { ...CREATE_CLIENT, requestOptions: { timeout: 1500 } };
-
-function contacts(count: number): IDataObject[] {
-	return Array.from({ length: count }, (_, index) => ({
-		name: `Contact ${index + 1}`,
-		email: `contact${index + 1}@example.com`,
-		crmId: `crm-${index + 1}`,
-	}));
-}
 
 async function runStep(
 	service: StandIn,

@@ -9,21 +9,12 @@
  * `npm run bench:waits` and `npm run bench` (BENCHMARKS.md), not here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 import { runStep, useStandIn } from '../helpers.mts';
-import { CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
+import { contacts, CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
 import type { StandIn } from '../service/stand-in.mts';
 
 const service = useStandIn();
-
-function contacts(count: number): IDataObject[] {
-	return Array.from({ length: count }, (_, index) => ({
-		name: `Contact ${index + 1}`,
-		email: `contact${index + 1}@example.com`,
-		crmId: `crm-${index + 1}`,
-	}));
-}
 
 /** Clients per CRM id that were created more than once, and how many were created in all. */
 function createdOnce(standIn: StandIn, count: number) {

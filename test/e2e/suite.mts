@@ -43,7 +43,7 @@ export interface SuiteOptions {
 }
 
 /** A key no other text has, so that finding it anywhere n8n writes is a real finding. */
-export function distinctiveKey(): string {
+function distinctiveKey(): string {
 	return `sk_e2e_${randomBytes(12).toString('hex')}`;
 }
 

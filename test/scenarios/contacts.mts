@@ -2,6 +2,7 @@
  * A CRM import of 12 contacts, each becoming a client, with faults on some of their requests:
  * the scenarios of "each contact exactly once", shared by the in-process and the real-n8n tests.
  */
+import type { IDataObject } from 'n8n-workflow';
 import type { Fault, StandIn } from '../service/stand-in.mts';
 
 export interface Contact {
@@ -92,4 +93,13 @@ export function requestTimes(service: StandIn, crmId: string) {
 	return service.requests
 		.filter((request) => request.rawBody.includes(`"customKey":"${crmId}"`))
 		.map(({ receivedAt, repliedAt }) => ({ receivedAt, repliedAt }));
+}
+
+/** `count` contacts, crm-1 to crm-<count>, as a bulk run's items. */
+export function contacts(count: number): IDataObject[] {
+	return Array.from({ length: count }, (_, index) => ({
+		name: `Contact ${index + 1}`,
+		email: `contact${index + 1}@example.com`,
+		crmId: `crm-${index + 1}`,
+	}));
 }
