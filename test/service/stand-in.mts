@@ -145,8 +145,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 		changedAt: 0,
 		requestMs: 0,
 	};
-	const changeUnderWay = (by: 1 | -1) => {
-		const at = performance.now();
+	/** `at` is the request's own receivedAt or closedAt, so that the figures follow from the request log. */
+	const changeUnderWay = (by: 1 | -1, at: number) => {
 		underWay.firstAt ??= at;
 		underWay.requestMs += underWay.now * (at - underWay.changedAt);
 		underWay.changedAt = at;
@@ -229,13 +229,13 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 			receivedAt: Date.now(),
 		};
 		requests.push(record);
-		changeUnderWay(1);
+		changeUnderWay(1, record.receivedAt);
 		res.once('finish', () => {
 			record.repliedAt = Date.now();
 		});
 		res.once('close', () => {
 			record.closedAt = Date.now();
-			changeUnderWay(-1);
+			changeUnderWay(-1, record.closedAt);
 		});
 		try {
 			record.rawBody = await readBody(req);
