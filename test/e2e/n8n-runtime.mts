@@ -475,6 +475,9 @@ export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): 
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		// Dates and schedules come out the same on every machine (n8n's default is America/New_York).
 		GENERIC_TIMEZONE: 'UTC',
+		// n8n 2.x's default. n8n 1.x's is 0, which it asks at start to change: without a pool its
+		// data tables fail runs that write them at the same moment (docs/examples.md).
+		DB_SQLITE_POOL_SIZE: '3',
 		...extra,
 	};
 }

@@ -369,11 +369,7 @@ function wonDealCases(
 		const [a, b] = [event(7, 5), event(8, 5)];
 		// The first Create Client held back, so that the other deal finds the client not made yet.
 		suite.service.injectFault({ kind: 'delay', ms: 3000 }, { path: '/v1/client' });
-		// n8n 1.x on SQLite can fail one of two runs that write a data table at the same moment
-		// ("SQLITE_ERROR: no such savepoint: typeorm_1", docs/examples.md): there the second deal
-		// comes a second later, while the first waits for its client.
-		await driver.deliver([a, b], N8N_LINE_UNDER_TEST === undefined ? 0 : 1000);
-		// One read at a time: n8n 1.x on SQLite can fail reads of a data table made at once.
+		await driver.deliver([a, b]);
 		const statuses = async () => {
 			const found: string[] = [];
 			for (const e of [a, b]) {
