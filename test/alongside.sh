@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs two phases of `npm test` at the same time: the first in the background, its output held
 # and printed, with its summary line, once the second (in the foreground) has ended. Either failing
-# fails both. `npm test` runs the n8n installs, which mostly wait on the registry and the disk,
-# alongside the in-process tests, which bound no elapsed time.
+# fails both. `npm test` runs the n8n installs alongside the in-process tests, and queue mode
+# alongside the 1.x part of the end-to-end suite; no test of either bounds elapsed time.
 #
 #   bash test/alongside.sh "<background command>" "<foreground command>"
 set -u
