@@ -791,6 +791,9 @@ async function stormRun(bench: Bench): Promise<string[]> {
 		{ method: STORM_METHODS.find((method) => method.name === NODE_MAPPED)!, perSecond: undefined },
 	];
 	for (const { method, perSecond } of runs) {
+		// The storm before taught this node's pace for the account the limit; without a wait for it
+		// to open up again, the row would measure that pace, not the rate n8n drives.
+		if (!perSecond) await new Promise((resolve) => setTimeout(resolve, PACE_QUIET_MS + 1000));
 		service.settings.latencyMs = 0;
 		service.settings.rateLimit = perSecond ? { perSecond } : undefined;
 		const firstRequest = service.requests.length;
