@@ -12,7 +12,6 @@
  * the service is back. The cases of an example run in order and share the table, as a user's
  * deals do. Prints the clients and contracts each case left at the service.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import {
@@ -47,11 +46,8 @@ const RETRY_TRIGGER = 'Every 10 Minutes';
 /** How a case hands events to an example and runs its retry. */
 interface Driver {
 	title: string;
-	/**
-	 * Delivers the events at the same instant, or each `apartMs` after the one before (the Webhook
-	 * only); resolves once their runs have ended.
-	 */
-	deliver(events: DealEvent[], apartMs?: number): Promise<void>;
+	/** Delivers the events at the same instant; resolves once their runs have ended. */
+	deliver(events: DealEvent[]): Promise<void>;
 	/** Runs the workflow from Every 10 Minutes, as its schedule would; resolves once it has ended. */
 	retry(): Promise<void>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
@@ -156,15 +152,15 @@ function webhookDriver(workflow: ExampleWorkflow): Driver {
 	let runs = 0;
 	return {
 		title: 'Webhook',
-		async deliver(events, apartMs = 0) {
+		async deliver(events) {
 			const answers = await Promise.all(
-				events.map(async (event, index) => {
-					await sleep(index * apartMs);
-					return await postToWebhook(
-						`${suite.n8n.url}/webhook/${webhookPath(workflow)}`,
-						webhookBody(event),
-					);
-				}),
+				events.map(
+					async (event) =>
+						await postToWebhook(
+							`${suite.n8n.url}/webhook/${webhookPath(workflow)}`,
+							webhookBody(event),
+						),
+				),
 			);
 			expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
 			runs += events.length;

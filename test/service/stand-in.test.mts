@@ -278,6 +278,9 @@ describe('request checks', () => {
 });
 
 describe('settings', () => {
+	const everyRequestClosed = () =>
+		expect(standIn.requests.every((request) => request.closedAt !== undefined)).toBe(true);
+
 	it('sends errors with HTTP 200 when errorsAs is body', async () => {
 		standIn.settings.errorsAs = 'body';
 		const { status, body } = await post('/v1/client', {}, { key: 'nope' });
@@ -301,12 +304,10 @@ describe('settings', () => {
 	it('counts the most requests under way at one moment', async () => {
 		standIn.settings.latencyMs = 50;
 		const create = () => post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
-		const allClosed = () =>
-			expect(standIn.requests.every((request) => request.closedAt !== undefined)).toBe(true);
 		await Promise.all([create(), create(), create()]);
-		await vi.waitFor(allClosed);
+		await vi.waitFor(everyRequestClosed);
 		await create();
-		await vi.waitFor(allClosed);
+		await vi.waitFor(everyRequestClosed);
 		// How close together the three arrive is up to the machine; the most follows from when each arrived and closed.
 		const mostInLog = Math.max(
 			...standIn.requests.map(
@@ -327,9 +328,7 @@ describe('settings', () => {
 		standIn.settings.latencyMs = 50;
 		const create = () => post('/v1/client', { action: 'create', client: { fullname: 'Ada' } });
 		await Promise.all([create(), create(), create()]);
-		const allClosed = () =>
-			expect(standIn.requests.every((request) => request.closedAt !== undefined)).toBe(true);
-		await vi.waitFor(allClosed);
+		await vi.waitFor(everyRequestClosed);
 		// How close together the three arrive is up to the machine; the mean follows from when each arrived and closed.
 		const requests = standIn.requests;
 		const busyMs = requests.reduce(
@@ -345,7 +344,7 @@ describe('settings', () => {
 		expect(standIn.meanUnderWay()).toBe(0);
 		standIn.settings.latencyMs = 50;
 		await create();
-		await vi.waitFor(allClosed);
+		await vi.waitFor(everyRequestClosed);
 		expect(standIn.meanUnderWay()).toBeCloseTo(1, 5);
 	});
 });
