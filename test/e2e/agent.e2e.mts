@@ -10,7 +10,6 @@ import { startScriptedModel, type ScriptedModel } from './scripted-model.mts';
 import { agentWorkflow } from './agent-workflow.mts';
 import {
 	EXAMPLE_CREDENTIAL_ID,
-	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	nodeOutputs,
@@ -29,6 +28,7 @@ const agent = agentWorkflow({
 let model: ScriptedModel;
 
 const suite = useN8n('agent', {
+	start: true,
 	prepare: async () => {
 		model = await startScriptedModel();
 		await importCredentials(suite.home, [
@@ -51,7 +51,7 @@ describe('an AI agent with the Contract Signing tools', () => {
 	it('creates a client, then a contract for it, and reports the keys', async () => {
 		suite.service.reset();
 		model.requests.length = 0;
-		const result = await executeWorkflow(suite.home, agent.id);
+		const result = await suite.execute(agent.id);
 		process.stdout.write(
 			`agent: ${model.requests.length} model calls, ${suite.service.requests.length} requests to the service; run ${result.status}\n`,
 		);
@@ -99,7 +99,7 @@ describe('an AI agent with the Contract Signing tools', () => {
 			{ kind: 'status', status: 409, body: { code: '409', message: 'Template is archived' } },
 			{ path: '/v1/contract', times: 1 },
 		);
-		const result = await executeWorkflow(suite.home, agent.id);
+		const result = await suite.execute(agent.id);
 
 		expect(result.status).toBe('success');
 		const toolResults = model.requests[2].messages.filter((message) => message.role === 'tool');

@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
+	copyMigratedDatabase,
 	ensureN8n,
 	freePort,
 	N8N_LINE_UNDER_TEST,
@@ -142,11 +143,13 @@ export async function importCredential(
 
 /**
  * What every end-to-end file starts from: the pinned n8n (installed on first use), a fresh user
- * folder with the packed package, and the Contract Signing credential for the given service.
+ * folder with the packed package and n8n's database already migrated, and the Contract Signing
+ * credential for the given service.
  */
 export async function n8nHomeFor(service: { url: string; apiKey: string }): Promise<N8nHome> {
 	const runtime = await ensureN8n({ log: (line) => process.stdout.write(`${line}\n`) });
 	const home = await createN8nHome(runtime, await packPackage());
+	await copyMigratedDatabase(runtime, home.userFolder);
 	await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 	return home;
 }
@@ -219,8 +222,9 @@ export async function postToWebhook(
 }
 
 export interface ExecutionResult {
-	exitCode: number;
-	/** Everything `n8n execute` printed. */
+	/** `n8n execute`'s exit code; a run in a started n8n has none. */
+	exitCode?: number;
+	/** Everything `n8n execute` printed, or for a run in a started n8n, its run and what n8n logged meanwhile. */
 	output: string;
 	/** How the run ended: n8n's `run.status`, read as `n8nRunStatus` explains. */
 	status: string;
@@ -529,6 +533,29 @@ export async function runFromTrigger(
 		}
 		await sleep(100);
 	}
+}
+
+/**
+ * The editor's Execute workflow on a workflow that starts with a Manual Trigger, in a started
+ * n8n: the run, as `executeWorkflow` gives it, without starting n8n for it.
+ */
+export async function runManually(
+	n8n: RunningN8n,
+	rest: RestSession,
+	workflowId: string,
+): Promise<ExecutionResult> {
+	const workflow = await restJson<{ nodes: Array<{ name: string; type: string }> }>(
+		rest,
+		`/rest/workflows/${workflowId}`,
+	);
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+	const loggedBefore = statSync(n8n.logFile).size;
+	const execution = await runFromTrigger(rest, workflowId, trigger.name, 180_000);
+	const data = unflatten(execution.data!) as ExecutionResult['run']['data'];
+	const run = { status: execution.status, finished: execution.status === 'success', data };
+	const logged = readFileSync(n8n.logFile).subarray(loggedBefore).toString('utf8');
+	return { output: `${logged}\n${JSON.stringify(run)}`, status: execution.status, run };
 }
 
 /** The run's error, if n8n recorded one, for a failure message; stored data without a run is said. */

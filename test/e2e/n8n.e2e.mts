@@ -1,25 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedClient } from '../service/seed-client.mts';
 import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
-	EXAMPLES_DIR,
-	executeWorkflow,
 	filesContaining,
-	importWorkflow,
+	importWorkflows,
 	NODE_TYPE,
 	nodeOutputs,
-	ownerSession,
-	publishWorkflow,
-	startN8n,
-	type RunningN8n,
 	postToWebhook,
+	publishWorkflow,
+	readExample,
 } from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
 
-const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
+const WEBHOOK_EXAMPLE = readExample('crm-contact-to-contract.json');
 
 interface NodeTypeListing {
 	name: string;
@@ -30,74 +24,74 @@ interface NodeTypeListing {
 	}>;
 }
 
-const workflowId = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
+/** Manual Trigger → the HTTP Request node reading a user with the Contract Signing credential. */
+function httpRequestWorkflow(clientKey: string) {
+	return {
+		id: 'csHttpRequestCheck',
+		name: 'HTTP Request with the Contract Signing credential',
+		nodes: [
+			{
+				id: 'h0c1a1e0-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'h0c1a1e0-0000-4000-8000-000000000002',
+				name: 'Read User',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.5,
+				position: [200, 0],
+				credentials: {
+					[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+				},
+				parameters: {
+					method: 'POST',
+					url: `${suite.service.url}/v1/user`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({
+						data: {
+							action: 'read',
+							clientKey,
+							user: { email: 'ada@example.com' },
+						},
+					}),
+					options: {},
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Read User', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
 
-const cliOutputs: string[] = [];
+const runOutputs: string[] = [];
 
 /** The recorder: another server, which nothing carrying the key may reach. */
 const suite = useN8n('n8n', {
 	recorder: true,
+	start: true,
 	prepare: async () => {
-		await importWorkflow(suite.home, WEBHOOK_EXAMPLE);
-		await publishWorkflow(suite.home, workflowId(WEBHOOK_EXAMPLE));
+		seeded = await seedClient(suite.service);
+		await importWorkflows(suite.home, [WEBHOOK_EXAMPLE, httpRequestWorkflow(seeded.clientKey)]);
+		await publishWorkflow(suite.home, WEBHOOK_EXAMPLE.id);
 	},
 });
+let seeded: Awaited<ReturnType<typeof seedClient>>;
 
 describe('the HTTP Request node with this credential', () => {
 	it('sends the key and reaches the service for calls the node does not cover', async () => {
-		suite.service.reset();
-		const seeded = await seedClient(suite.service);
-		const workflow = {
-			id: 'csHttpRequestCheck',
-			name: 'HTTP Request with the Contract Signing credential',
-			nodes: [
-				{
-					id: 'h0c1a1e0-0000-4000-8000-000000000001',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'h0c1a1e0-0000-4000-8000-000000000002',
-					name: 'Read User',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.5,
-					position: [200, 0],
-					credentials: {
-						[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
-					},
-					parameters: {
-						method: 'POST',
-						url: `${suite.service.url}/v1/user`,
-						authentication: 'predefinedCredentialType',
-						nodeCredentialType: CREDENTIAL_TYPE,
-						sendBody: true,
-						specifyBody: 'json',
-						jsonBody: JSON.stringify({
-							data: {
-								action: 'read',
-								clientKey: seeded.clientKey,
-								user: { email: 'ada@example.com' },
-							},
-						}),
-						options: {},
-					},
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Read User', type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-			active: false,
-			pinData: {},
-		};
-		const file = join(suite.home.userFolder, 'tmp', 'http-request.json');
-		writeFileSync(file, JSON.stringify(workflow));
-		await importWorkflow(suite.home, file);
 		suite.service.requests.length = 0;
 
-		const result = await executeWorkflow(suite.home, workflow.id);
-		cliOutputs.push(result.output);
+		const result = await suite.execute('csHttpRequestCheck');
+		runOutputs.push(result.output);
 
 		expect(result.status).toBe('success');
 		expect(nodeOutputs(result, 'Read User')[0][0]).toMatchObject({
@@ -112,32 +106,20 @@ describe('the HTTP Request node with this credential', () => {
 });
 
 describe('n8n start', () => {
-	let n8n: RunningN8n | undefined;
-	let rest: Awaited<ReturnType<typeof ownerSession>>;
-
-	beforeAll(async () => {
-		n8n = await startN8n(suite.home);
-		rest = await ownerSession(n8n.url);
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
-	});
-
 	it('lists the node, its tool variant for AI agents, and the credential type', async () => {
-		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as NodeTypeListing[];
+		const nodeTypes = (await (await suite.rest('/types/nodes.json')).json()) as NodeTypeListing[];
 		const names = nodeTypes.map((type) => type.name);
 		expect(names).toContain(NODE_TYPE);
 		expect(names).toContain(`${NODE_TYPE}Tool`);
 
-		const credentialTypes = (await (await rest('/types/credentials.json')).json()) as Array<{
+		const credentialTypes = (await (await suite.rest('/types/credentials.json')).json()) as Array<{
 			name: string;
 		}>;
 		expect(credentialTypes.map((type) => type.name)).toContain(CREDENTIAL_TYPE);
 	});
 
 	it('describes the tool variant so an agent knows what each operation needs and returns', async () => {
-		const nodeTypes = (await (await rest('/types/nodes.json')).json()) as NodeTypeListing[];
+		const nodeTypes = (await (await suite.rest('/types/nodes.json')).json()) as NodeTypeListing[];
 		const tool = nodeTypes.find((type) => type.name === `${NODE_TYPE}Tool`)!;
 		const toolDescription = tool.properties.find((property) => property.name === 'toolDescription');
 		expect(toolDescription?.default).toBe(
@@ -208,7 +190,7 @@ describe('n8n start', () => {
 	])('tests the credential with %s', async (_case, data, status, message) => {
 		suite.service.reset();
 		suite.recorder.requests.length = 0;
-		const response = await rest('/rest/credentials/test', {
+		const response = await suite.rest('/rest/credentials/test', {
 			method: 'POST',
 			body: JSON.stringify({
 				credentials: {
@@ -248,7 +230,7 @@ describe('n8n start', () => {
 		];
 		const answers: Array<Record<string, string>> = [];
 		for (const contact of contacts) {
-			const response = await postToWebhook(`${n8n!.url}/webhook/crm-contact`, contact);
+			const response = await postToWebhook(`${suite.n8n.url}/webhook/crm-contact`, contact);
 			expect(response.status).toBe(200);
 			answers.push((await response.json()) as Record<string, string>);
 		}
@@ -277,8 +259,8 @@ describe('n8n start', () => {
 
 describe('secrets', () => {
 	it('leaves the API key nowhere in what n8n printed or stored, after the runs above', () => {
-		expect(cliOutputs).toHaveLength(1);
-		for (const output of cliOutputs) expect(output).not.toContain(suite.service.apiKey);
+		expect(runOutputs).toHaveLength(1);
+		for (const output of runOutputs) expect(output).not.toContain(suite.service.apiKey);
 		expect(filesContaining(suite.home, suite.service.apiKey)).toEqual([]);
 		// The search finds what n8n did store: the contacts of the webhook runs.
 		expect(filesContaining(suite.home, 'grace@example.com').length).toBeGreaterThan(0);

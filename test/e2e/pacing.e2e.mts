@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CREATE_CLIENT, tally, type Contact } from '../scenarios/contacts.mts';
 import { contactsWorkflow } from './contacts-workflow.mts';
-import { CREDENTIAL_TYPE, executeWorkflow, importWorkflows } from './n8n-instance.mts';
+import { CREDENTIAL_TYPE, importWorkflows } from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
 
 const N = 400;
@@ -87,7 +87,7 @@ const suite = useN8n('pacing', {
 
 /** Runs the workflow and prints its figures; the node's time is n8n's own, without n8n's start. */
 async function run(name: string, workflowId: string, contactCount = N) {
-	const result = await executeWorkflow(suite.home, workflowId);
+	const result = await suite.execute(workflowId);
 	const runData = result.run.data.resultData.runData as unknown as Record<
 		string,
 		Array<{ executionTime?: number }> | undefined

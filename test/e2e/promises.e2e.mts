@@ -1,5 +1,6 @@
 /**
- * Two promises of the README, in a real n8n: the packed package, `n8n execute`, the stand-in.
+ * Two promises of the README, in a real n8n: the packed package, runs started as the editor's
+ * Execute workflow starts them, the stand-in.
  *
  * Each item is sent at most once per run, even when a mapped field changes between Retry On
  * Fail's tries (`$now` in a name): a create the service may have acted on is not sent again.
@@ -17,7 +18,6 @@ import { seedClient } from '../service/seed-client.mts';
 import type { Fault } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
-	executeWorkflow,
 	filesContaining,
 	importCredentials,
 	importWorkflows,
@@ -52,7 +52,7 @@ const signatureBackendDown: Fault = {
 	body: { code: '500', message: 'Signature backend unavailable' },
 };
 
-/** Everything `n8n execute` printed in the key scenarios. */
+/** What n8n logged and the run it stored, for each key scenario. */
 const keyOutputs: string[] = [];
 
 /** Client → Create whose Full Name changes with every evaluation, so with every try. */
@@ -112,7 +112,7 @@ function keyFault(scenario: KeyScenario): Fault {
 	}
 }
 
-const suite = useN8n('promises', { service: { apiKey: API_KEY }, prepare });
+const suite = useN8n('promises', { service: { apiKey: API_KEY }, start: true, prepare });
 
 async function prepare() {
 	await importCredentials(suite.home, [
@@ -163,7 +163,7 @@ interface ItemError {
 	description?: string;
 }
 
-/** The run's error under "Stop Workflow", as `n8n execute` printed it. */
+/** The run's error under "Stop Workflow", as n8n stored it. */
 function runError(result: ExecutionResult): ItemError | undefined {
 	return result.run.data.resultData.error as ItemError | undefined;
 }
@@ -187,7 +187,7 @@ async function runCounted(
 	path: string,
 	crmIdOf: (record: { customKey?: string; name?: string }) => string,
 ) {
-	const result = await executeWorkflow(suite.home, workflowId);
+	const result = await suite.execute(workflowId);
 	const [success = [], failure = []] = nodeItems(result, NODE);
 	const requests = suite.service.requests.filter((request) => request.path === path).length;
 	const records = recordsPerContact(crmIdOf);
@@ -217,7 +217,7 @@ function expectOncePerItem(
 		description: expect.stringMatching(`^The ${resource} may have been created all the same`),
 	};
 	if (onError === 'stopWorkflow') {
-		expect(result.exitCode).not.toBe(0);
+		expect(result.status).toBe('error');
 		expect(runError(result)).toMatchObject(mayExist);
 		return;
 	}
@@ -316,7 +316,7 @@ describe('a key pasted with spaces and a line break, echoed back by the service'
 		async (scenario, onError) => {
 			suite.service.reset();
 			suite.service.injectFault(keyFault(scenario), { path: '/v1/client' });
-			const result = await executeWorkflow(suite.home, keyWorkflowId(scenario, onError));
+			const result = await suite.execute(keyWorkflowId(scenario, onError));
 			keyOutputs.push(result.output);
 			const arrived = suite.service.requests[0]?.headers['x-service-key'];
 			const [success = [], failure = []] = nodeItems(result, NODE);
@@ -345,7 +345,7 @@ describe('a key pasted with spaces and a line break, echoed back by the service'
 			const expectedMessage =
 				scenario === 'echoed401' ? /^Invalid service key/ : /^The service address redirects to /;
 			expect(error?.message).toMatch(expectedMessage);
-			if (onError === 'stopWorkflow') expect(result.exitCode).not.toBe(0);
+			if (onError === 'stopWorkflow') expect(result.status).toBe('error');
 			else expect(failure).toHaveLength(1);
 		},
 	);

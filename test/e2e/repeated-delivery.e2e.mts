@@ -40,7 +40,6 @@ const GIVE_UP_MS = 30_000;
 const SLOW_CREATE_MS = 2000;
 /** Different contacts posted at the same moment, so that their runs overlap. */
 const OVERLAPPING = 12;
-const N8N_1X = process.env.CONTRACT_SIGNING_N8N === '1.x';
 
 const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
 const ONCE = readExample('crm-contact-once.json');
@@ -285,16 +284,7 @@ describe('the example that creates once per contact (crm-contact-once)', () => {
 		expect([clients.length, contracts.length]).toEqual([2, 2]);
 	});
 
-	// n8n 1.x's data tables fail under overlapping runs on its default SQLite database ("no such
-	// savepoint", some runs left running): docs/scaling.md asks for n8n 2 for contacts that arrive
-	// together, and these cases belong to n8n 2's part of the suite, as Stop does.
-	if (N8N_1X) {
-		figures.push(
-			'  contacts arriving together: n8n 2 only (docs/scaling.md, "The same contact twice")',
-		);
-		return;
-	}
-	describe('contacts that arrive together (n8n 2)', () => {
+	describe('contacts that arrive together', () => {
 		it(`keeps each contact's record when ${OVERLAPPING} contacts arrive at once`, async () => {
 			const crmIds = Array.from({ length: OVERLAPPING }, (_, index) => `once-overlap-${index + 1}`);
 			const first = await Promise.all(

@@ -11,10 +11,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import { startStandIn, type StandIn, type StandInOptions } from '../service/stand-in.mts';
 import {
+	executeWorkflow,
 	n8nHomeFor,
 	ownerSession,
 	removeN8nHome,
+	runManually,
 	startN8n,
+	type ExecutionResult,
 	type N8nHome,
 	type RestSession,
 	type RunningN8n,
@@ -30,6 +33,11 @@ export interface Suite {
 	readonly rest: RestSession;
 	/** Lines printed under the file's name once it has run. */
 	readonly figures: string[];
+	/**
+	 * Runs a workflow that starts with a Manual Trigger: in the running n8n with `start: true`
+	 * (Execute workflow, as in the editor), with `n8n execute` otherwise.
+	 */
+	execute(workflowId: string): Promise<ExecutionResult>;
 }
 
 export interface SuiteOptions {
@@ -59,6 +67,10 @@ export function useN8n(name: string, options: SuiteOptions = {}): Suite {
 		{},
 		Object.fromEntries(keys.map((key) => [key, { get: () => part(key) }])),
 	) as Suite;
+	suite.execute = async (workflowId) =>
+		options.start
+			? await runManually(suite.n8n, suite.rest, workflowId)
+			: await executeWorkflow(suite.home, workflowId);
 
 	beforeAll(async () => {
 		parts.service = await startStandIn({ apiKey: distinctiveKey(), ...options.service });

@@ -6,13 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-	EXAMPLES_DIR,
-	executeWorkflow,
-	filesContaining,
-	importWorkflow,
-	nodeOutputs,
-} from './n8n-instance.mts';
+import { EXAMPLES_DIR, filesContaining, importWorkflow, nodeOutputs } from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
 
 const MANUAL_EXAMPLE = join(EXAMPLES_DIR, 'client-contract-and-user.json');
@@ -32,7 +26,7 @@ const suite = useN8n('workflows', {
 describe('n8n execute (headless)', () => {
 	it('runs the manual example: client, contract, and the default user read back', async () => {
 		suite.service.reset();
-		const result = await executeWorkflow(suite.home, workflowId(MANUAL_EXAMPLE));
+		const result = await suite.execute(workflowId(MANUAL_EXAMPLE));
 		cliOutputs.push(result.output);
 
 		expect(result.exitCode).toBe(0);
@@ -99,7 +93,7 @@ describe('n8n execute (headless)', () => {
 			},
 			{ when: (request) => JSON.stringify(request.body).includes('Grace Hopper') },
 		);
-		const result = await executeWorkflow(suite.home, workflowId(ERROR_OUTPUT_WORKFLOW));
+		const result = await suite.execute(workflowId(ERROR_OUTPUT_WORKFLOW));
 		cliOutputs.push(result.output);
 
 		expect(result.status).toBe('success');
