@@ -197,6 +197,26 @@ export async function publishWorkflow(home: N8nHome, id: string): Promise<void> 
 }
 
 /**
+ * Publishes an imported workflow in a running n8n, as the editor's Publish (n8n 1.x: its Active
+ * switch) does, so that its webhooks answer on the production URL at once.
+ */
+export async function publishInN8n(rest: RestSession, workflowId: string): Promise<void> {
+	const path = `/rest/workflows/${workflowId}`;
+	const { versionId } = await restJson<{ versionId: string }>(rest, path);
+	if (N8N_LINE_UNDER_TEST?.startsWith('1.')) {
+		await restJson(rest, path, {
+			method: 'PATCH',
+			body: JSON.stringify({ versionId, active: true }),
+		});
+	} else {
+		await restJson(rest, `${path}/activate`, {
+			method: 'POST',
+			body: JSON.stringify({ versionId }),
+		});
+	}
+}
+
+/**
  * POSTs to a published workflow's webhook, waiting while n8n answers that it is not registered
  * yet: n8n reports ready before it has registered the webhooks of published workflows (seen on a
  * first start on a slow machine). A 404 of that kind ran nothing, so sending again is safe.

@@ -8,7 +8,7 @@ import {
 	NODE_TYPE,
 	nodeOutputs,
 	postToWebhook,
-	publishWorkflow,
+	publishInN8n,
 	readExample,
 } from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
@@ -81,8 +81,8 @@ const suite = useN8n('n8n', {
 	prepare: async () => {
 		seeded = await seedClient(suite.service);
 		await importWorkflows(suite.home, [WEBHOOK_EXAMPLE, httpRequestWorkflow(seeded.clientKey)]);
-		await publishWorkflow(suite.home, WEBHOOK_EXAMPLE.id);
 	},
+	started: async () => await publishInN8n(suite.rest, WEBHOOK_EXAMPLE.id),
 });
 let seeded: Awaited<ReturnType<typeof seedClient>>;
 

@@ -20,7 +20,7 @@ import {
 	endedRuns,
 	importWorkflows,
 	postToWebhook,
-	publishWorkflow,
+	publishInN8n,
 	readExample,
 	restJson,
 	webhookPath,
@@ -30,7 +30,7 @@ import {
 	crmContact,
 	keysWrittenBack,
 	leftAtService,
-	makeDeliveriesTable,
+	createDeliveriesTable,
 	onceExampleFor,
 } from './once-example.mts';
 import { useN8n } from './suite.mts';
@@ -50,13 +50,13 @@ let deliveriesTableId: string;
 const suite = useN8n('the same CRM contact twice', {
 	recorder: true,
 	start: true,
-	prepare: async () => {
-		deliveriesTableId = await makeDeliveriesTable(suite.home);
+	started: async () => {
+		deliveriesTableId = await createDeliveriesTable(suite.rest);
 		await importWorkflows(suite.home, [
 			ANSWER_AFTER,
 			onceExampleFor(suite.recorder.url, deliveriesTableId),
 		]);
-		for (const { id } of [ANSWER_AFTER, ONCE]) await publishWorkflow(suite.home, id);
+		for (const { id } of [ANSWER_AFTER, ONCE]) await publishInN8n(suite.rest, id);
 	},
 });
 const { figures } = suite;

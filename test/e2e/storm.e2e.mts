@@ -21,16 +21,21 @@ import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	endedRuns,
-	importCredential,
+	importCredentials,
 	importWorkflows,
 	NODE_TYPE,
 	postToWebhook,
-	publishWorkflow,
+	publishInN8n,
 	readExample,
 	webhookPath,
 	type ExampleWorkflow,
 } from './n8n-instance.mts';
-import { crmContact, leftAtService, makeDeliveriesTable, onceExampleFor } from './once-example.mts';
+import {
+	createDeliveriesTable,
+	crmContact,
+	leftAtService,
+	onceExampleFor,
+} from './once-example.mts';
 import { useN8n } from './suite.mts';
 
 /** Contacts posted at once: 50 in `npm test`; BENCHMARKS.md measures with STORM_CONTACTS=100. */
@@ -55,23 +60,18 @@ interface Storm {
 }
 
 /** The suite's service is the first account; the recorder is the CRM's side. */
-const suite = useN8n('storms', { recorder: true, start: true, prepare });
+const suite = useN8n('storms', { recorder: true, start: true, prepare, started });
 const { figures } = suite;
 const accounts: Account[] = [];
 const storms = new Map<string, Storm>();
 
-/** A stand-in of its own, and a credential for it: an account n8n has not talked to. */
+/** A stand-in of its own, with a credential for it (imported by `prepare`): an account n8n has not talked to. */
 async function newAccount(): Promise<Account> {
 	const account = {
 		service: await startStandIn({ apiKey: suite.service.apiKey }),
 		credentialId: `csStorm${accounts.length + 1}`,
 	};
 	accounts.push(account);
-	await importCredential(
-		suite.home,
-		{ baseUrl: account.service.url, apiKey: account.service.apiKey },
-		account.credentialId,
-	);
 	return account;
 }
 
@@ -169,11 +169,13 @@ function bulkWorkflow(account: Account): ExampleWorkflow {
 	} as unknown as ExampleWorkflow;
 }
 
-/** The storms of this file, each with its workflow copy and account. */
-async function planStorms(): Promise<Storm[]> {
+/** The storms of this file, each with its account; their workflows come once n8n runs. */
+let plan: Array<Omit<Storm, 'workflow'>> = [];
+
+async function prepare() {
 	const unlimited: Account = { service: suite.service, credentialId: EXAMPLE_CREDENTIAL_ID };
 	const first = await newAccount();
-	const plan: Array<Omit<Storm, 'workflow'>> = [
+	plan = [
 		{ id: 'unlimited', example: 'answer', retryOnFail: true, account: unlimited },
 		{ id: 'answer', example: 'answer', retryOnFail: false, account: first },
 	];
@@ -184,23 +186,33 @@ async function planStorms(): Promise<Storm[]> {
 			{ id: 'withBulk', example: 'answer', retryOnFail: true, account: await newAccount() },
 		);
 	}
-	const tableId = plan.some((storm) => storm.example === 'once')
-		? await makeDeliveriesTable(suite.home)
-		: '';
-	return plan.map((storm) => ({
-		...storm,
-		workflow: stormWorkflow(storm.id, storm.example, storm.account, storm.retryOnFail, tableId),
-	}));
+	await importCredentials(
+		suite.home,
+		accounts.map(({ service, credentialId }) => ({
+			id: credentialId,
+			name: 'Contract Signing account',
+			type: CREDENTIAL_TYPE,
+			data: { baseUrl: service.url, apiKey: service.apiKey },
+		})),
+	);
 }
 
-async function prepare() {
-	const plan = await planStorms();
-	const bulkAccount = plan.find((storm) => storm.id === 'withBulk')?.account;
-	const workflows = plan.map((storm) => storm.workflow);
+async function started() {
+	const tableId = plan.some((storm) => storm.example === 'once')
+		? await createDeliveriesTable(suite.rest)
+		: '';
+	for (const storm of plan) {
+		const { id, example, account, retryOnFail } = storm;
+		storms.set(id, {
+			...storm,
+			workflow: stormWorkflow(id, example, account, retryOnFail, tableId),
+		});
+	}
+	const bulkAccount = storms.get('withBulk')?.account;
+	const workflows = [...storms.values()].map((storm) => storm.workflow);
 	if (bulkAccount) workflows.push(bulkWorkflow(bulkAccount));
 	await importWorkflows(suite.home, workflows as Array<ExampleWorkflow & { versionId?: string }>);
-	for (const { id } of workflows) await publishWorkflow(suite.home, id);
-	for (const storm of plan) storms.set(storm.id, storm);
+	for (const { id } of workflows) await publishInN8n(suite.rest, id);
 	process.stdout.write(`storms: ${N} contacts, limit ${R}/s\n`);
 }
 

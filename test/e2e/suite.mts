@@ -1,8 +1,9 @@
 /**
  * The set-up every end-to-end file shares, written once: the stand-in service with a distinctive
  * API key, a fresh n8n user folder with the packed package and the credential for that service,
- * a recorder where the file asks for one, what the file prepares (workflows, tables,
- * credentials), and, for a file that drives a running n8n, `n8n start` and the owner's session.
+ * a recorder where the file asks for one, what the file prepares (workflows, credentials), and,
+ * for a file that drives a running n8n, `n8n start`, the owner's session and what the file needs
+ * once n8n runs (tables, published workflows).
  * `useN8n` registers the file's beforeAll and afterAll: after the file everything is stopped and
  * removed, and the figures it collected are printed, so a file is its cases alone.
  */
@@ -48,6 +49,11 @@ export interface SuiteOptions {
 	prepare?: (suite: Suite) => Promise<void>;
 	/** Starts `n8n start` after `prepare`, with the owner's session; without it, `n8n execute` runs. */
 	start?: boolean;
+	/**
+	 * With `start`, what the file needs once n8n runs: data tables (they exist only in a running
+	 * n8n), the workflows that name them, the workflows it publishes (`publishInN8n`).
+	 */
+	started?: (suite: Suite) => Promise<void>;
 }
 
 /** A key no other text has, so that finding it anywhere n8n writes is a real finding. */
@@ -81,6 +87,7 @@ export function useN8n(name: string, options: SuiteOptions = {}): Suite {
 		if (options.start) {
 			parts.n8n = await startN8n(suite.home);
 			parts.rest = await ownerSession(suite.n8n.url);
+			await options.started?.(suite);
 		}
 	});
 

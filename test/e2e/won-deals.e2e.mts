@@ -20,7 +20,7 @@ import {
 	importCredentials,
 	importWorkflows,
 	postToWebhook,
-	publishWorkflow,
+	publishInN8n,
 	readExample,
 	restJson,
 	runError,
@@ -37,7 +37,7 @@ import {
 	webhookBody,
 	type DealEvent,
 } from './crm-deals.mts';
-import { makeDataTable, pickDataTable, tableRows } from './data-tables.mts';
+import { createDataTable, pickDataTable, tableRows } from './data-tables.mts';
 import { useN8n } from './suite.mts';
 
 const GIVE_UP_MS = 60_000;
@@ -98,7 +98,7 @@ function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 }
 
 /** The recorder is the CRM's side: it records the keys sent to each deal. */
-const suite = useN8n('won deals', { recorder: true, start: true, prepare });
+const suite = useN8n('won deals', { recorder: true, start: true, prepare, started });
 const { figures } = suite;
 
 async function prepare() {
@@ -121,9 +121,12 @@ async function prepare() {
 		},
 	);
 	await importCredentials(home, crmCredentials(CRM_EXAMPLES));
-	tableId = await makeDataTable(home, WON_DEALS_TABLE);
-	await importWorkflows(home, [setUp(WEBHOOK)]);
-	await publishWorkflow(home, WEBHOOK.id);
+}
+
+async function started() {
+	tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
+	await importWorkflows(suite.home, [setUp(WEBHOOK)]);
+	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 
 /** The clients the service holds for a customer, and the contracts of each deal. */
