@@ -4,22 +4,13 @@
  */
 import type { RecordedCall, Recorder } from '../service/recorder.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
-import { createDataTable, makeDataTable, pickDataTable, type DataTable } from './data-tables.mts';
-import {
-	readExample,
-	type ExampleWorkflow,
-	type N8nHome,
-	type RestSession,
-} from './n8n-instance.mts';
+import { createDataTable, pickDataTable, type DataTable } from './data-tables.mts';
+import { readExample, type ExampleWorkflow, type RestSession } from './n8n-instance.mts';
 
 /** The table the example records deliveries in, as docs/examples.md has users make it. */
 const DELIVERIES_TABLE: DataTable = { name: 'CRM deliveries', columns: ['crmId'] };
 
-/** Makes the deliveries table, as a user does under Data tables; its id. */
-export const makeDeliveriesTable = async (home: N8nHome) =>
-	await makeDataTable(home, DELIVERIES_TABLE);
-
-/** The same in a running n8n. */
+/** Makes the deliveries table in a running n8n, as a user does under Data tables; its id. */
 export const createDeliveriesTable = async (rest: RestSession) =>
 	await createDataTable(rest, DELIVERIES_TABLE);
 

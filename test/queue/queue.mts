@@ -29,7 +29,7 @@ import {
 	importWorkflows,
 	ownerSession,
 	packPackage,
-	publishWorkflow,
+	publishInN8n,
 	removeN8nHome,
 	restJson,
 	startN8n,
@@ -40,7 +40,7 @@ import {
 	postToWebhook,
 } from '../e2e/n8n-instance.mts';
 import { ensureN8n } from '../e2e/n8n-runtime.mts';
-import { makeDeliveriesTable, onceExampleFor } from '../e2e/once-example.mts';
+import { createDeliveriesTable, onceExampleFor } from '../e2e/once-example.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
 import {
 	startStandIn,
@@ -339,21 +339,22 @@ async function startServices(
 
 	const crm = await startRecorder();
 	stops.push(() => crm.close());
-	progress('making the data table the once example records deliveries in…');
-	const onceExample = onceExampleFor(crm.url, await makeDeliveriesTable(mainHome));
-
-	progress('importing the credential and both webhook examples, publishing them…');
+	progress('importing the credential and the webhook example…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
 	await importWorkflow(mainHome, WEBHOOK_EXAMPLE);
-	await importWorkflows(mainHome, [onceExample]);
-	await publishWorkflow(mainHome, WEBHOOK_WORKFLOW_ID);
-	await publishWorkflow(mainHome, onceExample.id);
 
 	progress('starting the n8n main instance in queue mode…');
 	const main = await startN8n(mainHome);
 	stops.push(main.stop);
 	const rest = await ownerSession(main.url);
 	progress(`main on ${main.url} (pid ${main.pid})`);
+
+	// A data table exists only in a running n8n; the once example names it, so it comes after.
+	progress('making the data table the once example records deliveries in, publishing both…');
+	const onceExample = onceExampleFor(crm.url, await createDeliveriesTable(rest));
+	await importWorkflows(mainHome, [onceExample]);
+	await publishInN8n(rest, WEBHOOK_WORKFLOW_ID);
+	await publishInN8n(rest, onceExample.id);
 
 	progress('starting two workers…');
 	const [survivor, victim] = await Promise.all(
