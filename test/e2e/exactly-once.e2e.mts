@@ -1,8 +1,9 @@
 /**
  * Each contact exactly once, in a real n8n: the packed package, runs started as the editor's
- * Execute workflow starts them, the stand-in with faults on some requests. Prints, for each scenario, the requests the service received, the
- * records it created and the node's output items; and checks that the API key reaches no
- * other origin, for this node and for n8n's HTTP Request node using the credential.
+ * Execute workflow starts them, the stand-in with faults on some requests. Prints, for each
+ * scenario, the requests the service received, the records it created and the node's output
+ * items; and checks that the API key reaches no other origin, for this node and for n8n's HTTP
+ * Request node using the credential.
  */
 import { describe, expect, it } from 'vitest';
 import {

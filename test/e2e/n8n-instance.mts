@@ -244,7 +244,10 @@ export async function postToWebhook(
 export interface ExecutionResult {
 	/** `n8n execute`'s exit code; a run in a started n8n has none. */
 	exitCode?: number;
-	/** Everything `n8n execute` printed, or for a run in a started n8n, its run and what n8n logged meanwhile. */
+	/**
+	 * Everything `n8n execute` printed; for a run in a started n8n, what n8n logged meanwhile and
+	 * the run it stored.
+	 */
 	output: string;
 	/** How the run ended: n8n's `run.status`, read as `n8nRunStatus` explains. */
 	status: string;

@@ -7,11 +7,12 @@
  * takes, and how fast n8n drives requests without a limit (so that the limit is the bottleneck),
  * are rows of `npm run bench` (BENCHMARKS.md, "Many executions at once"), not bounds here.
  *
- * First, the same storm against a service without a limit. Each "cold" storm has an account (a stand-in on its own port, with its own
- * credential) that n8n has not talked to yet; the "second storm" follows the first on the same
- * account, in the same process. Part of the n8n version matrix; the once example and the bulk run
- * run on n8n 2 (n8n 1.x's data tables fail under overlapping runs, see repeated-delivery.e2e.mts),
- * and so does the second storm: the pace it proves is the node's own, the same on every n8n line.
+ * First, the same storm against a service without a limit. Each "cold" storm has an account (a
+ * stand-in on its own port, with its own credential) that n8n has not talked to yet; the "second
+ * storm" follows the first on the same account, in the same process. Part of the n8n version
+ * matrix; the second storm and the bulk run run on n8n 2 only, since the pace they prove is the
+ * node's own, the same on every n8n line, and so does the once example's storm: on n8n 1.x its
+ * data table under overlapping runs is repeated-delivery.e2e.mts's "contacts that arrive together".
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
