@@ -130,15 +130,21 @@ export async function importCredentials(
 	}
 }
 
+/** A Contract Signing credential to import; by default the one the example workflows use. */
+export function contractSigningCredential(
+	data: { baseUrl: string; apiKey: string },
+	id = EXAMPLE_CREDENTIAL_ID,
+) {
+	return { id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data };
+}
+
 /** The Contract Signing credential the example workflows use. */
 export async function importCredential(
 	home: N8nHome,
 	data: { baseUrl: string; apiKey: string },
 	id = EXAMPLE_CREDENTIAL_ID,
 ): Promise<void> {
-	await importCredentials(home, [
-		{ id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data },
-	]);
+	await importCredentials(home, [contractSigningCredential(data, id)]);
 }
 
 /**

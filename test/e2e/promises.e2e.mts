@@ -17,7 +17,7 @@ import { CONTACTS, CREATE_CLIENT, failFirstRequestOf, NO_WAITING } from '../scen
 import { seedClient } from '../service/seed-client.mts';
 import type { Fault } from '../service/stand-in.mts';
 import {
-	CREDENTIAL_TYPE,
+	contractSigningCredential,
 	filesContaining,
 	importCredentials,
 	importWorkflows,
@@ -116,12 +116,10 @@ const suite = useN8n('promises', { service: { apiKey: API_KEY }, start: true, pr
 
 async function prepare() {
 	await importCredentials(suite.home, [
-		{
-			id: PASTED_CREDENTIAL_ID,
-			name: 'Contract Signing account',
-			type: CREDENTIAL_TYPE,
-			data: { baseUrl: suite.service.url, apiKey: PASTED_KEY },
-		},
+		contractSigningCredential(
+			{ baseUrl: suite.service.url, apiKey: PASTED_KEY },
+			PASTED_CREDENTIAL_ID,
+		),
 	]);
 	await importWorkflows(suite.home, [
 		...MODES.map((onError) =>

@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStandIn, type StandIn } from '../service/stand-in.mts';
 import {
+	contractSigningCredential,
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	endedRuns,
@@ -66,7 +67,10 @@ const { figures } = suite;
 const accounts: Account[] = [];
 const storms = new Map<string, Storm>();
 
-/** A stand-in of its own, with a credential for it (imported by `prepare`): an account n8n has not talked to. */
+/**
+ * A stand-in of its own, with a credential for it (imported by `prepare`): an account n8n has not
+ * talked to.
+ */
 async function newAccount(): Promise<Account> {
 	const account = {
 		service: await startStandIn({ apiKey: suite.service.apiKey }),
@@ -189,12 +193,9 @@ async function prepare() {
 	}
 	await importCredentials(
 		suite.home,
-		accounts.map(({ service, credentialId }) => ({
-			id: credentialId,
-			name: 'Contract Signing account',
-			type: CREDENTIAL_TYPE,
-			data: { baseUrl: service.url, apiKey: service.apiKey },
-		})),
+		accounts.map(({ service, credentialId }) =>
+			contractSigningCredential({ baseUrl: service.url, apiKey: service.apiKey }, credentialId),
+		),
 	);
 }
 

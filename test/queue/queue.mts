@@ -23,13 +23,12 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
 	createN8nHome,
-	EXAMPLES_DIR,
 	importCredential,
-	importWorkflow,
 	importWorkflows,
 	ownerSession,
 	packPackage,
 	publishInN8n,
+	readExample,
 	removeN8nHome,
 	restJson,
 	startN8n,
@@ -74,7 +73,7 @@ import {
 } from './services.mts';
 
 const WEBHOOK_WORKFLOW_ID = 'csCrmContactToContract';
-const WEBHOOK_EXAMPLE = join(EXAMPLES_DIR, 'crm-contact-to-contract.json');
+const WEBHOOK_EXAMPLE = readExample('crm-contact-to-contract.json');
 const WEBHOOK_PATH = '/webhook/crm-contact';
 /** Longer than n8n takes to give up on a job whose worker died (lock 60 s + stall check 30 s + 30 s). */
 const ANSWER_TIMEOUT_MS = 300_000;
@@ -339,9 +338,8 @@ async function startServices(
 
 	const crm = await startRecorder();
 	stops.push(() => crm.close());
-	progress('importing the credential and the webhook example…');
+	progress('importing the credential…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
-	await importWorkflow(mainHome, WEBHOOK_EXAMPLE);
 
 	progress('starting the n8n main instance in queue mode…');
 	const main = await startN8n(mainHome);
@@ -350,9 +348,11 @@ async function startServices(
 	progress(`main on ${main.url} (pid ${main.pid})`);
 
 	// A data table exists only in a running n8n; the once example names it, so it comes after.
-	progress('making the data table the once example records deliveries in, publishing both…');
+	progress(
+		'making the data table the once example records deliveries in, importing and publishing both examples…',
+	);
 	const onceExample = onceExampleFor(crm.url, await createDeliveriesTable(rest));
-	await importWorkflows(mainHome, [onceExample]);
+	await importWorkflows(mainHome, [WEBHOOK_EXAMPLE, onceExample]);
 	await publishInN8n(rest, WEBHOOK_WORKFLOW_ID);
 	await publishInN8n(rest, onceExample.id);
 
