@@ -39,7 +39,11 @@ interface Workflow {
 	pinData: Json;
 }
 
-/** The data table every won-deal example keeps its deals in, and its columns. */
+/**
+ * The data table every won-deal example keeps its deals in, and its columns. The failure's text is
+ * in `problem`, not `error`: n8n's Retry On Fail runs a step again whenever its first output item
+ * has an `error` field, and every row a table step puts out would have one.
+ */
 export const WON_DEALS_TABLE = {
 	name: 'Won deals',
 	columns: [
@@ -52,16 +56,25 @@ export const WON_DEALS_TABLE = {
 		'clientKey',
 		'contractKey',
 		'status',
-		'error',
+		'problem',
+		'tries',
+		'told',
 	],
 };
+
+/** How long a deal's row may stay in a step before the sweep takes its run for stopped. */
+export const STOPPED_AFTER_MINUTES = 30;
+/** How many refusals a deal is tried for before a person is asked to correct it. */
+export const MAX_TRIES = 3;
+/** What the Contract Signing node says of a create whose record may exist. */
+const MAY_EXIST = 'may have been created';
 
 export const TEMPLATE_KEY = 'tpl_service_agreement';
 const CONTRACT_SIGNING = {
 	contractSigningApi: { id: 'csDemoCredential', name: 'Contract Signing account' },
 };
 const CONTRACT_SIGNING_NODE = 'n8n-nodes-contract-signing.contractSigning';
-/** Retry On Fail as every Contract Signing step of the examples has it. */
+/** Retry On Fail as every Contract Signing and data table step of the examples has it. */
 const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
 
 /** A stable node id: the example's number, then the node's. */
@@ -73,7 +86,7 @@ const wonDeals = { __rl: true, mode: 'name', value: WON_DEALS_TABLE.name };
 
 interface Condition {
 	column: string;
-	condition: 'eq';
+	condition: 'eq' | 'neq' | 'lt';
 	value?: string;
 }
 
@@ -134,6 +147,25 @@ function allOf(id: string, conditions: ReturnType<typeof ifCondition>[]) {
 const equals = { type: 'number', operation: 'equals' };
 const numberExists = { type: 'number', operation: 'exists', singleValue: true };
 const notEmpty = { type: 'string', operation: 'notEmpty', singleValue: true };
+const stringEquals = { type: 'string', operation: 'equals' };
+
+/** A table step's filter for the row on its input, unless another run changed its status first. */
+const sameRow = tableConditions(
+	[
+		{ column: 'id', condition: 'eq', value: '={{ $json.id }}' },
+		{ column: 'status', condition: 'eq', value: '={{ $json.status }}' },
+	],
+	'allConditions',
+);
+
+/** Tell a Person's message: each deal that needs a person, and what to do for it. */
+const TELL_A_PERSON = [
+	`$input.all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
+	"$input.all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'failed'",
+	"? 'refused ' + row.tries + ' times (' + row.problem + '). Correct this, then set its status to retry.'",
+	": row.clientKey ? 'the service may have made its contract “' + row.contractName + '” for the client ' + row.clientKey + ' without saying so. Look for it in your Contract Signing account and, if it is there, put its key in contractKey; then set its status to retry.'",
+	": 'the service may have made its client (Custom Key ' + row.customerId + ') without saying so. Look for it in your Contract Signing account and, if it is there, put its key in clientKey; then set its status to retry.')).join(' ')",
+].join(' ');
 
 /** One output's connections, to the named steps. */
 const to = (...nodes: string[]) =>
@@ -164,8 +196,8 @@ export interface CrmHead {
 		string
 	>;
 	dealFieldsNote: string;
-	/** The step after Save Contract that hands the keys to the CRM. */
-	keysToCrm: Omit<WorkflowNode, 'id' | 'position'>;
+	/** The step after Save Contract that hands the keys to the CRM; its failures go to What Failed. */
+	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
 	/** A test event held on the trigger, which Execute workflow runs with. */
 	pinData?: Json;
 }
@@ -189,10 +221,11 @@ export function dealExample(head: CrmHead): Workflow {
 		node(name, position, {
 			type: 'n8n-nodes-base.dataTable',
 			typeVersion: 1,
+			...RETRY,
 			notes,
 			parameters: { resource: 'row', operation, dataTableId: wonDeals, ...parameters },
 		});
-	/** A Get of the first row whose column holds the item's value. */
+	/** A Get of the first row whose column holds the deal's value. */
 	const firstRow = (name: string, position: [number, number], column: string, notes: string) =>
 		table(
 			name,
@@ -200,7 +233,7 @@ export function dealExample(head: CrmHead): Workflow {
 			'get',
 			{
 				...tableConditions(
-					[{ column, condition: 'eq', value: `={{ $json.${column} }}` }],
+					[{ column, condition: 'eq', value: `={{ ${deal(column)} }}` }],
 					'allConditions',
 				),
 				...FIRST_ROW,
@@ -229,6 +262,18 @@ export function dealExample(head: CrmHead): Workflow {
 			notes,
 		);
 	const start = head.steps.length;
+	/**
+	 * What the failure on What Failed's input says: its HTTP status or network code (the HTTP
+	 * Request node's `status`, other nodes' `httpCode`, the Contract Signing node's `code`), and
+	 * whether the Contract Signing node says the record may exist.
+	 */
+	const failure = {
+		code: "String($json.error?.status ?? $json.error?.httpCode ?? $json.error?.code ?? '')",
+		mayExist: `String($json.error?.description ?? '').includes('${MAY_EXIST}')`,
+	};
+	const counts = `!(${failure.mayExist} || /^(408|429|5\\d\\d|E[A-Z]+|EAI_AGAIN)$/.test(${failure.code}))`;
+	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
+	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
 		node('Deal Fields', [x(start), 0], {
 			type: 'n8n-nodes-base.set',
@@ -276,99 +321,75 @@ export function dealExample(head: CrmHead): Workflow {
 					fullname: '={{ $json.fullname }}',
 					email: '={{ $json.email }}',
 					organization: '={{ $json.organization }}',
-					status: 'started',
+					status: 'new',
+					tries: '0',
 				}),
 				options: {},
 			},
-			`Writes the won deal to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, then its keys and its status as the workflow goes on.`,
+			`Writes the won deal to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, its keys, and its status, which says before each step what the step is about to do.`,
 		),
-		firstRow(
-			"Deal's First Row",
-			[x(start + 3), 0],
-			'dealId',
-			'Reads the first row written for this deal: the one just written, unless the CRM sent the deal before.',
-		),
-		node('First Time?', [x(start + 4), 0], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes:
-				'Only the first row of a deal goes on: a deal the CRM sends again, at once or later, gets no second contract.',
-			parameters: allOf(nodeId(head.number, 93), [
-				ifCondition('={{ $json.id }}', equals, "={{ $('Record Deal').item.json.id }}"),
-			]),
-		}),
-		table(
-			'Forget Repeat',
-			[x(start + 5), 200],
-			'deleteRows',
-			{
-				...tableConditions(
-					[{ column: 'id', condition: 'eq', value: "={{ $('Record Deal').item.json.id }}" }],
-					'allConditions',
-				),
-				options: {},
-			},
-			'Deletes the row just written for the repeat: the table keeps one row per deal.',
-		),
-		node('Every 10 Minutes', [x(start + 3), 480], {
-			type: 'n8n-nodes-base.scheduleTrigger',
-			typeVersion: 1.2,
-			notes:
-				"Once the workflow is published, tries again every 10 minutes the deals that could not finish: the service was down or busy, or the customer's client was still being made.",
-			parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 10 }] } },
-		}),
-		table(
-			'Deals to Retry',
-			[x(start + 4), 480],
-			'get',
-			{
-				...tableConditions(
-					[
-						{ column: 'status', condition: 'eq', value: 'retry' },
-						{ column: 'status', condition: 'eq', value: 'waiting' },
-					],
-					'anyCondition',
-				),
-				returnAll: true,
-			},
-			'The rows with the status retry or waiting.',
-		),
-		table(
-			'Take Over',
-			[x(start + 5), 480],
-			'update',
-			{
-				...tableConditions(
-					[
-						{ column: 'id', condition: 'eq', value: '={{ $json.id }}' },
-						{ column: 'status', condition: 'eq', value: '={{ $json.status }}' },
-					],
-					'allConditions',
-				),
-				columns: tableColumns({ status: 'started' }),
-				options: {},
-			},
-			'Sets the deal back to started, unless another run took it first: only the run that changed the row goes on with it.',
-		),
-		node('Deal', [x(start + 6), 0], {
+		node('Deal', [x(start + 3), 0], {
 			type: 'n8n-nodes-base.noOp',
 			typeVersion: 1,
 			notes: "The deal's row, new or tried again: the steps after this one read it here.",
 			parameters: {},
 		}),
 		firstRow(
+			"Deal's First Row",
+			[x(start + 4), 0],
+			'dealId',
+			'Reads the first row written for this deal: the one just written, unless the CRM sent the deal before.',
+		),
+		node('First Time?', [x(start + 5), 0], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				'Only the first row of a deal goes on: a deal the CRM sends again, at once or later, gets no second contract.',
+			parameters: allOf(nodeId(head.number, 93), [
+				ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`),
+			]),
+		}),
+		table(
+			'Forget Repeat',
+			[x(start + 6), 200],
+			'deleteRows',
+			{
+				...tableConditions(
+					[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
+					'allConditions',
+				),
+				options: {},
+			},
+			'Deletes the row just written for the repeat: the table keeps one row per deal.',
+		),
+		node('Has Contract?', [x(start + 6), 0], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				'A deal whose contract is made, tried again because its keys did not reach the CRM, goes straight to giving them back.',
+			parameters: allOf(nodeId(head.number, 92), [
+				ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty),
+			]),
+		}),
+		firstRow(
 			"Customer's First Deal",
-			[x(start + 7), 0],
+			[x(start + 7), 120],
 			'customerId',
 			"Reads the customer's first deal: it holds the customer's client once one is made.",
 		),
-		node('Has Client?', [x(start + 8), 0], {
+		node('Has Client?', [x(start + 8), 120], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes: 'A customer with a client gets the contract for that client.',
 			parameters: allOf(nodeId(head.number, 97), [ifCondition('={{ $json.clientKey }}', notEmpty)]),
 		}),
-		node('First Deal?', [x(start + 9), 200], {
+		updateDeal(
+			'Making Contract',
+			[x(start + 11), 120],
+			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
+			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
+		),
+		node('First Deal?', [x(start + 9), 320], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
@@ -377,7 +398,13 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`),
 			]),
 		}),
-		node('Create Client', [x(start + 10), 120], {
+		updateDeal(
+			'Making Client',
+			[x(start + 10), 320],
+			{ status: 'making client' },
+			"Says in the deal's row that the customer's client is about to be made: if the run stops before the client's key is saved, the client may exist, and a person is asked to look.",
+		),
+		node('Create Client', [x(start + 11), 320], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -398,20 +425,20 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Client',
-			[x(start + 11), 120],
-			{ clientKey: '={{ $json.clientKey }}' },
-			"Writes the new client's key to the deal's row, the customer's first: every later deal of the customer finds it there.",
+			[x(start + 12), 240],
+			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
+			"Writes the new client's key to the deal's row, the customer's first: every later deal of the customer finds it there. The contract is made next.",
 		),
 		updateDeal(
 			'Wait for Client',
-			[x(start + 10), 320],
+			[x(start + 10), 480],
 			{
 				status: 'waiting',
-				error: "The customer's first deal has not made the client yet.",
+				problem: "The customer's first deal has not made the client yet.",
 			},
 			'Marks the deal waiting: Every 10 Minutes tries it again.',
 		),
-		node('Create Contract', [x(start + 12), 0], {
+		node('Create Contract', [x(start + 13), 120], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -429,49 +456,209 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Contract',
-			[x(start + 13), 0],
+			[x(start + 14), 120],
 			{
 				clientKey: '={{ $json.clientKey }}',
 				contractKey: '={{ $json.contractKey }}',
-				status: 'done',
-				error: '',
+				status: 'sending keys',
 			},
-			"Writes the contract's key to the deal's row and marks it done.",
+			"Writes the contract's key to the deal's row. The keys go to the CRM next; the deal is done once the CRM has taken them.",
 		),
 		updateDeal(
-			'Mark for Retry',
-			[x(start + 13), 320],
-			{
-				status:
-					"={{ String($json.error?.description ?? '').includes('may have been created') ? 'check' : 'retry' }}",
-				error: "={{ $json.error?.message ?? 'The step failed' }}",
-			},
-			"When the service was down, busy or refused the request, marks the deal retry: Every 10 Minutes tries it again. When the service may have made the client or contract without saying so, marks it check: look in your Contract Signing account, then set the row's status to retry (and, if the client is there, put its key in clientKey).",
+			'Done',
+			[x(start + 16), 0],
+			{ status: 'done', problem: '', tries: '0' },
+			'The CRM took the keys: the deal is done.',
 		),
+		node('What Failed', [x(start + 16), 480], {
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
+			parameters: {
+				assignments: {
+					assignments: [
+						['status', `={{ ${failedStatus} }}`],
+						['tries', `={{ String(${tries}) }}`],
+						[
+							'problem',
+							"={{ typeof $json.error === 'string' ? $json.error : $json.error?.message ?? 'The step failed' }}",
+						],
+					].map(([name, value], index) => ({
+						id: `${nodeId(head.number, 91)}-${index}`,
+						name,
+						value,
+						type: 'string',
+					})),
+				},
+				options: {},
+			},
+		}),
+		updateDeal(
+			'Mark for Retry',
+			[x(start + 17), 480],
+			{
+				status: '={{ $json.status }}',
+				tries: '={{ $json.tries }}',
+				problem: '={{ $json.problem }}',
+				told: "={{ $json.status === 'retry' ? '' : 'no' }}",
+			},
+			"Writes what failed to the deal's row: Every 10 Minutes tries a retry again, and tells a person of a check or a failed deal.",
+		),
+		node('Every 10 Minutes', [x(start), 720], {
+			type: 'n8n-nodes-base.scheduleTrigger',
+			typeVersion: 1.2,
+			notes: `Once the workflow is published, every 10 minutes: finds the deals whose run stopped (their row unchanged for ${STOPPED_AFTER_MINUTES} minutes in a step), tries again the deals that could not finish, then tells a person of the deals that need one, in that order (top to bottom).`,
+			parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 10 }] } },
+		}),
+		table(
+			'Stopped Runs',
+			[x(start + 1), 600],
+			'get',
+			{
+				...tableConditions(
+					[
+						...['done', 'retry', 'waiting', 'check', 'failed'].map((status) => ({
+							column: 'status',
+							condition: 'neq' as const,
+							value: status,
+						})),
+						{
+							column: 'updatedAt',
+							condition: 'lt',
+							value: `={{ $now.minus(${STOPPED_AFTER_MINUTES}, 'minutes').toISO() }}`,
+						},
+					],
+					'allConditions',
+				),
+				returnAll: true,
+			},
+			`The deals whose run stopped: in a step (new, making client, making contract, sending keys) and unchanged for ${STOPPED_AFTER_MINUTES} minutes, longer than any run takes.`,
+		),
+		node('Was Creating?', [x(start + 2), 600], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				'A run that stopped while making the client or the contract may have made it: a person looks. One that stopped before, or while sending the keys, is tried again.',
+			parameters: {
+				conditions: {
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+					conditions: ['making client', 'making contract'].map((status, index) => ({
+						id: `${nodeId(head.number, 90)}-${index}`,
+						...ifCondition('={{ $json.status }}', stringEquals, status),
+					})),
+					combinator: 'or',
+				},
+				options: {},
+			},
+		}),
+		table(
+			'Mark Check',
+			[x(start + 3), 540],
+			'update',
+			{
+				...sameRow,
+				columns: tableColumns({
+					status: 'check',
+					problem:
+						"={{ 'The run stopped while ' + $json.status + ': the service may have made the ' + ($json.status === 'making client' ? 'client' : 'contract') + '.' }}",
+					told: 'no',
+				}),
+				options: {},
+			},
+			'The deal may have a record the workflow cannot see: a person is asked to look.',
+		),
+		table(
+			'Mark Retry',
+			[x(start + 3), 660],
+			'update',
+			{
+				...sameRow,
+				columns: tableColumns({ status: 'retry' }),
+				options: {},
+			},
+			'Nothing was made, or only the keys were not given back: tried again.',
+		),
+		table(
+			'Deals to Retry',
+			[x(start + 1), 780],
+			'get',
+			{
+				...tableConditions(
+					[
+						{ column: 'status', condition: 'eq', value: 'retry' },
+						{ column: 'status', condition: 'eq', value: 'waiting' },
+					],
+					'anyCondition',
+				),
+				returnAll: true,
+			},
+			'The rows with the status retry or waiting.',
+		),
+		table(
+			'Take Over',
+			[x(start + 2), 780],
+			'update',
+			{ ...sameRow, columns: tableColumns({ status: 'new' }), options: {} },
+			'Sets the deal back to new, unless another run took it first: only the run that changed the row goes on with it.',
+		),
+		table(
+			'Deals for a Person',
+			[x(start + 1), 960],
+			'get',
+			{
+				...tableConditions([{ column: 'told', condition: 'eq', value: 'no' }], 'allConditions'),
+				returnAll: true,
+			},
+			'The deals only a person can finish (check or failed) that no one was told of yet.',
+		),
+		table(
+			'Mark Told',
+			[x(start + 2), 960],
+			'update',
+			{ ...sameRow, columns: tableColumns({ told: 'yes' }), options: {} },
+			'Each deal is told of once.',
+		),
+		node('Tell a Person', [x(start + 3), 960], {
+			type: 'n8n-nodes-base.stopAndError',
+			typeVersion: 1,
+			notes:
+				"Fails this run with a message that names each deal and what to do: it shows in the workflow's executions as an error, and starts the Error Workflow of the workflow's settings (for an e-mail).",
+			parameters: { errorMessage: `={{ ${TELL_A_PERSON} }}` },
+		}),
 	];
-	const keysToCrm = {
+	const keysToCrm: WorkflowNode = {
 		...head.keysToCrm,
+		onError: 'continueErrorOutput',
 		id: nodeId(head.number, counter++),
-		position: [x(start + 14), 0] as [number, number],
+		position: [x(start + 15), 0] as [number, number],
 	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
 		'Deal Fields': { main: [to('Has Ids?')] },
 		'Has Ids?': { main: [to('Record Deal'), to('No Ids')] },
-		'Record Deal': { main: [to("Deal's First Row")] },
+		'Record Deal': { main: [to('Deal')] },
+		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
-		'First Time?': { main: [to('Deal'), to('Forget Repeat')] },
-		'Every 10 Minutes': { main: [to('Deals to Retry')] },
+		'First Time?': { main: [to('Has Contract?'), to('Forget Repeat')] },
+		'Has Contract?': { main: [to(keysToCrm.name), to("Customer's First Deal")] },
+		"Customer's First Deal": { main: [to('Has Client?')] },
+		'Has Client?': { main: [to('Making Contract'), to('First Deal?')] },
+		'Making Contract': { main: [to('Create Contract')] },
+		'First Deal?': { main: [to('Making Client'), to('Wait for Client')] },
+		'Making Client': { main: [to('Create Client')] },
+		'Create Client': { main: [to('Save Client'), to('What Failed')] },
+		'Save Client': { main: [to('Create Contract')] },
+		'Create Contract': { main: [to('Save Contract'), to('What Failed')] },
+		'Save Contract': { main: [to(keysToCrm.name)] },
+		[keysToCrm.name]: { main: [to('Done'), to('What Failed')] },
+		'What Failed': { main: [to('Mark for Retry')] },
+		'Every 10 Minutes': { main: [to('Stopped Runs', 'Deals to Retry', 'Deals for a Person')] },
+		'Stopped Runs': { main: [to('Was Creating?')] },
+		'Was Creating?': { main: [to('Mark Check'), to('Mark Retry')] },
 		'Deals to Retry': { main: [to('Take Over')] },
 		'Take Over': { main: [to('Deal')] },
-		Deal: { main: [to("Customer's First Deal")] },
-		"Customer's First Deal": { main: [to('Has Client?')] },
-		'Has Client?': { main: [to('Create Contract'), to('First Deal?')] },
-		'First Deal?': { main: [to('Create Client'), to('Wait for Client')] },
-		'Create Client': { main: [to('Save Client'), to('Mark for Retry')] },
-		'Save Client': { main: [to('Create Contract')] },
-		'Create Contract': { main: [to('Save Contract'), to('Mark for Retry')] },
-		'Save Contract': { main: [to(keysToCrm.name)] },
+		'Deals for a Person': { main: [to('Mark Told')] },
+		'Mark Told': { main: [to('Tell a Person')] },
 	};
 	return {
 		id: `csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
@@ -511,9 +698,8 @@ const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
 	...RETRY,
-	onError: 'continueRegularOutput',
 	notes:
-		"Replace the URL (and add your CRM's credential) with your CRM's address that stores the keys on the deal, or delete this step. If the CRM cannot be reached, the keys stay in Won deals.",
+		"Replace the URL (and add your CRM's credential) with your CRM's address that stores the keys on the deal; to keep the keys only in Won deals, deactivate this step (right-click, Deactivate). If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
 	parameters: {
 		method: 'POST',
 		url: `=https://crm.example.com/api/deals/{{ ${deal('dealId')} }}/contract-signing`,
@@ -522,6 +708,11 @@ const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 		jsonBody: `={{ { dealId: ${deal('dealId')}, clientKey: $json.clientKey, contractKey: $json.contractKey } }}`,
 		options: {},
 	},
+};
+
+/** The header and secret the CRM sends with each deal (n8n's Header Auth), which the user makes. */
+export const CRM_SECRET = {
+	httpHeaderAuth: { id: 'crmSecretCredential', name: 'CRM secret' },
 };
 
 /** The deal the Webhook example holds as its test event, and the README shows. */
@@ -548,10 +739,12 @@ export const WEBHOOK: CrmHead = {
 			position: [0, 0],
 			webhookId: '6f3a9d2e-4b1c-4e8a-9d7f-2c5b8e1a4f60',
 			notes:
-				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}. It answers at once, so a slow service never makes the CRM send the deal again.',
+				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. It answers at once, so a slow service never makes the CRM send the deal again.',
+			credentials: CRM_SECRET,
 			parameters: {
 				httpMethod: 'POST',
 				path: 'deal-won',
+				authentication: 'headerAuth',
 				responseMode: 'onReceived',
 				options: {},
 			},
@@ -603,6 +796,9 @@ function crmStep(
 const PIPEDRIVE_CREDENTIAL = {
 	pipedriveApi: { id: 'pipedriveCredential', name: 'Pipedrive account' },
 };
+const PIPEDRIVE_WEBHOOK_LOGIN = {
+	httpBasicAuth: { id: 'pipedriveWebhookLogin', name: 'Pipedrive webhook login' },
+};
 const pipedriveDeal = (field: string) => `$('Pipedrive Trigger').item.json.data.${field}`;
 
 export const PIPEDRIVE: CrmHead = {
@@ -620,17 +816,17 @@ export const PIPEDRIVE: CrmHead = {
 				position: [0, 0],
 				webhookId: '1c8e5b7a-2d4f-4a9e-8b3c-6f1d0e7a5c42',
 				notes:
-					"Pick your Pipedrive API credential. Once the workflow is published, Pipedrive sends every change of a deal (Action Change, Entity Deal). This step gives the deal as it is now under data (id, title, status, person_id, org_id) and, under previous, the fields the change altered (Pipedrive's webhooks v2).",
-				parameters: { action: 'change', entity: 'deal' },
+					"Pick your Pipedrive API credential, and in Credential for Basic Auth make a new one with a user name and a long random password: n8n gives them to Pipedrive with the webhook, and turns away any delivery without them. Once the workflow is published, Pipedrive sends every deal added or changed (Action All, Entity Deal). This step gives the deal as it is now under data (id, title, status, person_id, org_id) and, under previous, the fields the change altered, or nothing for a deal just added (Pipedrive's webhooks v2).",
+				parameters: { incomingAuthentication: 'basicAuth', action: '*', entity: 'deal' },
 			},
-			PIPEDRIVE_CREDENTIAL,
+			{ ...PIPEDRIVE_CREDENTIAL, ...PIPEDRIVE_WEBHOOK_LOGIN },
 		),
 		wonIf(
 			2,
 			2,
 			[240, 0],
-			"$json.data?.status === 'won' && $json.previous?.status !== undefined && $json.previous.status !== 'won'",
-			'Only the change that marks a deal won goes on: its status is won now and was something else before. Other changes of a deal, won or not, stop here.',
+			"$json.data?.status === 'won' && ($json.previous == null || ($json.previous.status !== undefined && $json.previous.status !== 'won'))",
+			'Only a deal added won, or the change that marks a deal won, goes on: its status is won now and was something else before. Other changes of a deal, won or not, stop here.',
 		),
 		crmStep(
 			2,
@@ -705,10 +901,9 @@ export const PIPEDRIVE: CrmHead = {
 		type: 'n8n-nodes-base.pipedrive',
 		typeVersion: 2,
 		...RETRY,
-		onError: 'continueRegularOutput',
 		credentials: PIPEDRIVE_CREDENTIAL,
 		notes:
-			'Adds a note with the keys to the deal in Pipedrive. To keep them in fields of the deal instead, make the fields in Pipedrive and set this step to the Deal resource and its Update operation. If Pipedrive cannot be reached, the keys stay in Won deals.',
+			'Adds a note with the keys to the deal in Pipedrive. To keep them in fields of the deal instead, make the fields in Pipedrive and set this step to the Deal resource and its Update operation. If Pipedrive refuses them or cannot be reached, Every 10 Minutes sends them again.',
 		parameters: {
 			resource: 'note',
 			operation: 'create',
@@ -740,20 +935,18 @@ export const HUBSPOT: CrmHead = {
 				position: [0, 0],
 				webhookId: '2d9f6c8b-3e5a-4bae-9c4d-7a2e1f8b6d53',
 				notes:
-					"Pick your HubSpot Developer API credential. Once the workflow is published, HubSpot sends each change of a deal's stage (Deal Property Changed, dealstage), several at a time; this step gives one item per change: dealId, and the new stage in propertyValue.",
+					"Pick your HubSpot Developer API credential: HubSpot signs each delivery with your developer app's secret, and this step drops any that is not signed so. Once the workflow is published, HubSpot sends each deal created and each change of a deal's stage (Deal Created; Deal Property Changed, dealstage), several at a time; this step gives one item per event, with the deal's dealId.",
 				parameters: {
-					eventsUi: { eventValues: [{ name: 'deal.propertyChange', property: 'dealstage' }] },
+					eventsUi: {
+						eventValues: [
+							{ name: 'deal.creation' },
+							{ name: 'deal.propertyChange', property: 'dealstage' },
+						],
+					},
 					additionalFields: {},
 				},
 			},
 			HUBSPOT_APP,
-		),
-		wonIf(
-			3,
-			2,
-			[240, 0],
-			"$json.propertyName === 'dealstage' && $json.propertyValue === 'closedwon'",
-			"Only a change to the stage Closed Won goes on. closedwon is that stage's id in HubSpot's default pipeline; in a pipeline of your own, put the id of its won stage here (HubSpot shows it in its settings of deal pipelines).",
 		),
 		crmStep(
 			3,
@@ -762,10 +955,10 @@ export const HUBSPOT: CrmHead = {
 				name: 'Get Deal',
 				type: 'n8n-nodes-base.hubspot',
 				typeVersion: 2.2,
-				position: [480, 0],
+				position: [240, 0],
 				...RETRY,
 				notes:
-					"Reads the deal (Deal → Get) for its name and its associations: the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes).",
+					"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes).",
 				parameters: {
 					authentication: 'appToken',
 					resource: 'deal',
@@ -775,6 +968,13 @@ export const HUBSPOT: CrmHead = {
 				},
 			},
 			HUBSPOT_KEY,
+		),
+		wonIf(
+			3,
+			2,
+			[480, 0],
+			"$json.properties?.hs_is_closed_won?.value === 'true'",
+			"Only a won deal goes on, in any pipeline: HubSpot's own property hs_is_closed_won says so whatever the won stage is called. One won before and changed since goes on too, and First Time? stops it: it already has its contract.",
 		),
 		crmStep(
 			3,
@@ -835,9 +1035,9 @@ export const HUBSPOT: CrmHead = {
 		),
 	],
 	connections: {
-		'HubSpot Trigger': { main: [to('Won?')] },
-		'Won?': { main: [to('Get Deal')] },
-		'Get Deal': { main: [to('Get Contact')] },
+		'HubSpot Trigger': { main: [to('Get Deal')] },
+		'Get Deal': { main: [to('Won?')] },
+		'Won?': { main: [to('Get Contact')] },
 		'Get Contact': { main: [to('Has Company?')] },
 		'Has Company?': { main: [to('Get Company'), to('Deal Fields')] },
 		'Get Company': { main: [to('Deal Fields')] },
@@ -860,10 +1060,9 @@ export const HUBSPOT: CrmHead = {
 		type: 'n8n-nodes-base.hubspot',
 		typeVersion: 2.2,
 		...RETRY,
-		onError: 'continueRegularOutput',
 		credentials: HUBSPOT_KEY,
 		notes:
-			"Writes the keys to two deal properties in HubSpot: make them first in HubSpot's settings of deal properties (single-line text, internal names contract_signing_contract_key and contract_signing_client_key), or delete this step. If HubSpot cannot be reached, the keys stay in Won deals.",
+			"Writes the keys to two deal properties in HubSpot: make them first in HubSpot's settings of deal properties (single-line text, internal names contract_signing_contract_key and contract_signing_client_key), or deactivate this step (right-click, Deactivate) to keep the keys only in Won deals. If HubSpot refuses them or cannot be reached, Every 10 Minutes sends them again.",
 		parameters: {
 			authentication: 'appToken',
 			resource: 'deal',
@@ -895,15 +1094,33 @@ export const SALESFORCE: CrmHead = {
 			4,
 			1,
 			{
-				name: 'Salesforce Trigger',
+				name: 'Opportunity Updated',
 				type: 'n8n-nodes-base.salesforceTrigger',
 				typeVersion: 1.1,
 				position: [0, 0],
 				notes:
-					'Pick your Salesforce OAuth2 credential. Once the workflow is published, n8n asks Salesforce every minute for the opportunities changed since it last asked and gives one item per opportunity, with its Id and AccountId. Salesforce does not say what changed: Won? and the table tell a new win. An opportunity created less than 15 minutes before the check is left out until it changes again.',
+					"Pick your Salesforce OAuth2 credential. Once the workflow is published, n8n asks Salesforce every minute for the opportunities changed since it last asked and gives one item per opportunity, with its Id. Salesforce does not say what changed: Won? and the table tell a new win. n8n's trigger leaves out an opportunity changed within 15 minutes of its creation until those 15 minutes are over: one won that soon is heard about 16 minutes after it was created.",
 				parameters: {
 					authentication: 'oAuth2',
 					triggerOn: 'opportunityUpdated',
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+				},
+			},
+			SALESFORCE_CREDENTIAL,
+		),
+		crmStep(
+			4,
+			5,
+			{
+				name: 'Opportunity Created',
+				type: 'n8n-nodes-base.salesforceTrigger',
+				typeVersion: 1.1,
+				position: [0, 200],
+				notes:
+					'The same credential. Every minute, the opportunities created since the last check: one created already won goes on from here, since Opportunity Updated leaves out what is new.',
+				parameters: {
+					authentication: 'oAuth2',
+					triggerOn: 'opportunityCreated',
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
 				},
 			},
@@ -939,7 +1156,8 @@ export const SALESFORCE: CrmHead = {
 		),
 	],
 	connections: {
-		'Salesforce Trigger': { main: [to('Get Opportunity')] },
+		'Opportunity Updated': { main: [to('Get Opportunity')] },
+		'Opportunity Created': { main: [to('Get Opportunity')] },
 		'Get Opportunity': { main: [to('Won?')] },
 		'Won?': { main: [to('Deal Fields')] },
 	},
@@ -958,10 +1176,9 @@ export const SALESFORCE: CrmHead = {
 		type: 'n8n-nodes-base.salesforce',
 		typeVersion: 1.1,
 		...RETRY,
-		onError: 'continueRegularOutput',
 		credentials: SALESFORCE_CREDENTIAL,
 		notes:
-			"Adds a note with the keys to the opportunity in Salesforce. To keep them in fields of the opportunity instead, make the fields in Salesforce and set this step's Operation to Update. If Salesforce cannot be reached, the keys stay in Won deals.",
+			"Adds a note with the keys to the opportunity in Salesforce. To keep them in fields of the opportunity instead, make the fields in Salesforce and set this step's Operation to Update. If Salesforce refuses them or cannot be reached, Every 10 Minutes sends them again.",
 		parameters: {
 			authentication: 'oAuth2',
 			resource: 'opportunity',

@@ -11,9 +11,12 @@ import { startRecorder } from '../test/service/recorder.mts';
 import { startStandIn } from '../test/service/stand-in.mts';
 import {
 	buildPackage,
+	contractSigningCredential,
 	createN8nHome,
+	CRM_SECRET_HEADER,
+	crmSecretCredential,
 	endedRuns,
-	importCredential,
+	importCredentials,
 	importWorkflows,
 	OWNER,
 	ownerSession,
@@ -72,7 +75,10 @@ async function main() {
 	try {
 		step('preparing a fresh n8n user folder with the package and a ready credential…');
 		home = await createN8nHome(runtime, tarball);
-		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
+		await importCredentials(home, [
+			contractSigningCredential({ baseUrl: service.url, apiKey: service.apiKey }),
+			crmSecretCredential(),
+		]);
 		step(`making the data table "${WON_DEALS_TABLE.name}" (README, step 3)…`);
 		await makeDataTable(home, WON_DEALS_TABLE);
 		const example = readExample('deal-won-webhook.json');
@@ -95,7 +101,9 @@ async function main() {
 		const deals = [TEST_DEAL, NEXT_DEAL];
 		for (const [index, deal] of deals.entries()) {
 			step(`sending the won deal ${deal.deal.id} of ${deal.customer.name} to ${url} …`);
-			const response = await postToWebhook(url, deal);
+			const response = await postToWebhook(url, deal, {
+				headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+			});
 			if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
 			const [run] = await endedRuns(rest, example.id, index + 1, 60_000);
 			if (run.status !== 'success') {
@@ -118,7 +126,7 @@ async function main() {
 				`${clients.length} client(s), ${contracts.length} contract(s) and ${keysSent.length} keys sent to the CRM, where one client and ${deals.length} of each were due`,
 			);
 		}
-		ran = `The workflow that ran: "${example.name}", published; send it more deals at ${url}`;
+		ran = `The workflow that ran: "${example.name}", published; send it more deals at ${url} with the header ${CRM_SECRET_HEADER.name}: ${CRM_SECRET_HEADER.value}`;
 		process.stdout.write(
 			[
 				'',

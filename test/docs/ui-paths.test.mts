@@ -268,6 +268,7 @@ function n8nMenus(credential: Place): Place[] {
 				place('workflow/menu/import/file', n8nLabel('menuActions.importFromFile')),
 				place('workflow/menu/import/url', n8nLabel('menuActions.importFromUrl')),
 			]),
+			place('workflow/menu/settings', n8nLabel('generic.settings')),
 		],
 		['...', '⋯'],
 	);

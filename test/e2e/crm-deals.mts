@@ -13,6 +13,10 @@ export interface DealEvent {
 	won: boolean;
 	/** Something other than the status changed: the deal was won before, or never was. */
 	edited?: boolean;
+	/** The event is the deal's creation: it was created as it is. */
+	created?: boolean;
+	/** The CRM's id of the deal's stage, where it is not the default pipeline's. */
+	stage?: string;
 	customerId: string;
 	fullname: string;
 	email: string;
@@ -37,10 +41,11 @@ export function webhookBody(event: DealEvent) {
 }
 
 /**
- * One Pipedrive Trigger event (Action Change, Entity Deal), and the person and organization Get
+ * One Pipedrive Trigger event (Action All, Entity Deal), and the person and organization Get
  * Person and Get Organization read. The trigger puts out the webhook's body as received: Pipedrive's
  * webhooks v2 (meta, data, previous), where previous holds only the fields the change altered
- * (Pipedrive's "Guide for Webhooks v2"); the person and organization as n8n's Pipedrive v2 test
+ * (Pipedrive's "Guide for Webhooks v2"); for a deal just added, meta.action create and previous
+ * null, as that guide describes a create event (not in n8n's test data); the person and organization as n8n's Pipedrive v2 test
  * data has them (packages/nodes-base/nodes/Pipedrive/test/v2/mock-data.json). The customer is
  * the organization, whose id is the event's customerId; the person's id is the organization's
  * plus 1000.
@@ -50,16 +55,18 @@ export function pipedrivePins(event: DealEvent): Pins {
 	const orgId = Number(event.customerId);
 	const personId = orgId + 1000;
 	const update_time = '2026-11-20T09:00:00Z';
-	const previous = event.edited
-		? { value: 4000, update_time }
-		: event.won
-			? { status: 'open', stage_id: 4, won_time: null, update_time }
-			: { stage_id: 2, update_time };
+	const previous = event.created
+		? null
+		: event.edited
+			? { value: 4000, update_time }
+			: event.won
+				? { status: 'open', stage_id: 4, won_time: null, update_time }
+				: { stage_id: 2, update_time };
 	return {
 		'Pipedrive Trigger': items([
 			{
 				meta: {
-					action: 'change',
+					action: event.created ? 'create' : 'change',
 					entity: 'deal',
 					company_id: '14712380',
 					correlation_id: `c0ffee00-0000-4000-8000-${String(dealId).padStart(12, '0')}`,
@@ -140,15 +147,18 @@ export function pipedrivePins(event: DealEvent): Pins {
 }
 
 /**
- * One HubSpot Trigger batch (Deal Property Changed, dealstage), one item per event as the trigger
- * puts them out (HubSpot's webhook payload, objectId renamed dealId by n8n's HubspotTrigger), and
- * what Get Deal, Get Contact and Get Company read for the events that are wins: HubSpot's v1
- * records, properties as { value } (Get Deal's associations as HubSpot documents its
- * /deals/v1/deal endpoint). The customer is the company, whose id is the event's customerId; the
- * contact's vid is the company's plus 1000.
+ * One HubSpot Trigger batch (Deal Created; Deal Property Changed, dealstage), one item per event
+ * as the trigger puts them out (HubSpot's webhook payload, objectId renamed dealId by n8n's
+ * HubspotTrigger), what Get Deal reads for every event, and what Get Contact and Get Company read
+ * for the events that are wins: HubSpot's v1 records, properties as { value } (Get Deal's
+ * associations as HubSpot documents its /deals/v1/deal endpoint; hs_is_closed_won as HubSpot
+ * documents the deal property, not in n8n's test data). The customer is the company, whose id is
+ * the event's customerId; the contact's vid is the company's plus 1000.
  */
 export function hubspotPins(events: DealEvent[]): Pins {
 	const wins = events.filter((event) => event.won);
+	const stage = (event: DealEvent) =>
+		event.stage ?? (event.won ? 'closedwon' : 'appointmentscheduled');
 	return {
 		'HubSpot Trigger': items(
 			events.map((event, index) => ({
@@ -157,17 +167,21 @@ export function hubspotPins(events: DealEvent[]): Pins {
 				portalId: 33,
 				appId: 1160452,
 				occurredAt: 1764324930000 + index,
-				subscriptionType: 'deal.propertyChange',
 				attemptNumber: 0,
-				propertyName: 'dealstage',
-				propertyValue: event.won ? 'closedwon' : 'appointmentscheduled',
 				changeSource: 'CRM_UI',
 				sourceId: 'userId:12345',
+				...(event.created
+					? { subscriptionType: 'deal.creation' }
+					: {
+							subscriptionType: 'deal.propertyChange',
+							propertyName: 'dealstage',
+							propertyValue: stage(event),
+						}),
 				dealId: Number(event.dealId),
 			})),
 		),
 		'Get Deal': items(
-			wins.map((event) => ({
+			events.map((event) => ({
 				portalId: 33,
 				dealId: Number(event.dealId),
 				isDeleted: false,
@@ -179,7 +193,8 @@ export function hubspotPins(events: DealEvent[]): Pins {
 				},
 				properties: {
 					dealname: { value: event.name, timestamp: 1764324930000, source: 'CRM_UI' },
-					dealstage: { value: 'closedwon', timestamp: 1764324930000, source: 'CRM_UI' },
+					dealstage: { value: stage(event), timestamp: 1764324930000, source: 'CRM_UI' },
+					hs_is_closed_won: { value: String(event.won), timestamp: 1764324930000 },
 					amount: { value: '5000', timestamp: 1764324930000, source: 'CRM_UI' },
 				},
 			})),
@@ -210,8 +225,8 @@ export function hubspotPins(events: DealEvent[]): Pins {
 }
 
 /**
- * One Salesforce Trigger poll (Opportunity Updated), one item per opportunity with the fields the
- * trigger queries (Id, AccountId, Amount, Probability, Type, LastModifiedDate), and what Get
+ * One Salesforce Trigger poll (Opportunity Updated, or Opportunity Created for opportunities
+ * created as they are), one item per opportunity with the fields the trigger queries (Id, AccountId, Amount, Probability, Type, LastModifiedDate), and what Get
  * Opportunity's query returns for each: the record with its account and, as SOQL nests a child
  * relationship, its primary contact role. The customer is the account, whose id is the event's
  * customerId.
@@ -219,7 +234,7 @@ export function hubspotPins(events: DealEvent[]): Pins {
 export function salesforcePins(events: DealEvent[]): Pins {
 	const url = (type: string, id: string) => `/services/data/v59.0/sobjects/${type}/${id}`;
 	return {
-		'Salesforce Trigger': items(
+		[events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated']: items(
 			events.map((event) => ({
 				attributes: { type: 'Opportunity', url: url('Opportunity', event.dealId) },
 				Id: event.dealId,

@@ -81,3 +81,27 @@ export async function tableRows(
 		Object.entries(where).every(([column, value]) => row[column] === value),
 	);
 }
+
+/** Sets columns of the rows whose columns hold the given values, as a person edits them in the table. */
+export async function updateTableRows(
+	rest: RestSession,
+	tableId: string,
+	where: Record<string, string>,
+	data: Record<string, string>,
+): Promise<void> {
+	const project = await personalProject(rest);
+	await restJson<unknown>(rest, `/rest/projects/${project.id}/data-tables/${tableId}/rows`, {
+		method: 'PATCH',
+		body: JSON.stringify({
+			filter: {
+				type: 'and',
+				filters: Object.entries(where).map(([columnName, value]) => ({
+					columnName,
+					condition: 'eq',
+					value,
+				})),
+			},
+			data,
+		}),
+	});
+}

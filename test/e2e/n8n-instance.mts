@@ -29,6 +29,7 @@ import {
 	runN8nCli,
 	type N8nRuntime,
 } from './n8n-runtime.mts';
+import { CRM_SECRET } from '../../scripts/deal-examples.mts';
 
 const run = promisify(execFile);
 
@@ -138,6 +139,14 @@ export function contractSigningCredential(
 	return { id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data };
 }
 
+/** The secret the Webhook deal example's CRM sends, in the header its Header Auth credential names. */
+export const CRM_SECRET_HEADER = { name: 'X-CRM-Secret', value: 'crm-secret-7d1f0a9e4c' };
+
+/** The Webhook deal example's Header Auth credential, as a user makes it, to import. */
+export function crmSecretCredential() {
+	return { ...CRM_SECRET.httpHeaderAuth, type: 'httpHeaderAuth', data: CRM_SECRET_HEADER };
+}
+
 /** The Contract Signing credential the example workflows use. */
 export async function importCredential(
 	home: N8nHome,
@@ -230,13 +239,13 @@ export async function publishInN8n(rest: RestSession, workflowId: string): Promi
 export async function postToWebhook(
 	url: string,
 	body: unknown,
-	options: { withinMs?: number; signal?: AbortSignal } = {},
+	options: { withinMs?: number; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<Response> {
 	const giveUpAt = Date.now() + (options.withinMs ?? 60_000);
 	for (;;) {
 		const response = await fetch(url, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
+			headers: { 'Content-Type': 'application/json', ...options.headers },
 			body: JSON.stringify(body),
 			signal: options.signal,
 		});

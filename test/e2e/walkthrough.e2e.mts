@@ -28,6 +28,7 @@ import {
 	type EditorSession,
 } from './editor.mts';
 import {
+	CRM_SECRET_HEADER,
 	endedRuns,
 	EXAMPLES_DIR,
 	NODE_TYPE,
@@ -80,17 +81,20 @@ const STEPS_OF_A_NEW_CUSTOMER = [
 	'Deal Fields',
 	'Has Ids?',
 	'Record Deal',
+	'Deal',
 	"Deal's First Row",
 	'First Time?',
-	'Deal',
+	'Has Contract?',
 	"Customer's First Deal",
 	'Has Client?',
 	'First Deal?',
+	'Making Client',
 	'Create Client',
 	'Save Client',
 	'Create Contract',
 	'Save Contract',
 	'Send Keys to CRM',
+	'Done',
 ];
 
 let editor: EditorSession;
@@ -252,6 +256,9 @@ async function tableColumns(name: string): Promise<string[]> {
 	);
 	return columns.sort((a, b) => a.index - b.index).map((column) => column.name);
 }
+
+/** The secret the CRM sends with each deal, as step 4 makes it. */
+const CRM_HEADERS = { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value };
 
 /** The keys the CRM received for the deal. */
 const keysFor = (dealId: string) =>
@@ -440,6 +447,30 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await letTheEditSettle();
 		await screenshot('4-send-keys', await parametersColumn());
 
+		// Deal Won: the secret the CRM sends, a new credential in Credential for Header Auth.
+		expect(FIRST_WORKFLOW).toContain('**Credential for Header Auth**');
+		expect(FIRST_WORKFLOW).toContain(`\`${CRM_SECRET_HEADER.name}\``);
+		const dealWon = await openPanel('Deal Won');
+		// With no Header Auth credential yet, n8n 2.41.1 offers Connect to Header Auth in its place.
+		expect(FIRST_WORKFLOW).toContain('**Connect to Header Auth**');
+		await dealWon.getByRole('button', { name: 'Connect to Header Auth' }).click();
+		const secretForm = page.getByTestId('editCredential-modal');
+		await credentialField(secretForm, 'Name').fill(CRM_SECRET_HEADER.name);
+		await secretForm
+			.getByTestId('credential-connection-parameter')
+			.filter({ hasText: 'Value' })
+			.locator('input')
+			.fill(CRM_SECRET_HEADER.value);
+		await secretForm.getByRole('button', { name: 'Save' }).click();
+		// A credential without a test closes its form once saved.
+		await secretForm.waitFor({ state: 'hidden' });
+		const secret = dealWon.getByTestId('node-credentials-select');
+		await expect
+			.poll(() => secret.locator('input').first().inputValue(), POLL)
+			.toMatch(/Header Auth/);
+		await letTheEditSettle();
+		await screenshot('4-deal-won-secret', await parametersColumn());
+
 		// The data table steps find the table by its name, so there is nothing to pick.
 		for (const name of ['Record Deal', 'Save Contract']) {
 			const node = await openPanel(name);
@@ -561,7 +592,9 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await screenshot('5-production-url', await webhookUrls(webhook, '/webhook/'));
 		await closePanel();
 
-		const sent = await postToWebhook(productionUrl, ANOTHER_DEAL);
+		const stranger = await postToWebhook(productionUrl, ANOTHER_DEAL);
+		expect(stranger.status).toBe(403);
+		const sent = await postToWebhook(productionUrl, ANOTHER_DEAL, { headers: CRM_HEADERS });
 		expect(sent.status, await sent.clone().text()).toBe(200);
 		await waitFor(
 			`the published workflow to send the keys of deal ${ANOTHER_DEAL.deal.id} to the CRM`,
@@ -576,7 +609,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 	});
 
 	it('5. "Test runs count too": Won deals has a row for each deal, done, and the test deal sent again gets nothing more', async () => {
-		const sent = await postToWebhook(productionUrl, TEST_DEAL);
+		const sent = await postToWebhook(productionUrl, TEST_DEAL, { headers: CRM_HEADERS });
 		expect(sent.status, await sent.clone().text()).toBe(200);
 		// The test run, the next deal, the test deal again.
 		const rest = await ownerSession(editor.url);

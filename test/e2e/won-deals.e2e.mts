@@ -13,9 +13,11 @@
  * deals do. Prints the clients and contracts each case left at the service.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { MAX_TRIES, TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import {
 	CREDENTIAL_TYPE,
+	CRM_SECRET_HEADER,
+	crmSecretCredential,
 	endedRuns,
 	importCredentials,
 	importWorkflows,
@@ -48,7 +50,7 @@ interface Driver {
 	title: string;
 	/** Delivers the events at the same instant; resolves once their runs have ended. */
 	deliver(events: DealEvent[]): Promise<void>;
-	/** Runs the workflow from Every 10 Minutes, as its schedule would; resolves once it has ended. */
+	/** Runs the workflow from Every 10 Minutes, as its schedule would; resolves once it has ended successfully. */
 	retry(): Promise<void>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
 	customKey(event: DealEvent): string;
@@ -120,7 +122,7 @@ async function prepare() {
 			when: (request) => templateRefused && request.path === '/v1/contract',
 		},
 	);
-	await importCredentials(home, crmCredentials(CRM_EXAMPLES));
+	await importCredentials(home, [...crmCredentials(CRM_EXAMPLES), crmSecretCredential()]);
 }
 
 async function started() {
@@ -151,7 +153,7 @@ async function expectSucceeded(runs: Array<{ id: string; status: string }>) {
 }
 
 /** Runs the example with a driver, as the webhook example's runs are counted. */
-function webhookDriver(workflow: ExampleWorkflow): Driver {
+function webhookDriver(workflow: ExampleWorkflow): Driver & { sweep(): Promise<Execution> } {
 	let runs = 0;
 	return {
 		title: 'Webhook',
@@ -162,6 +164,7 @@ function webhookDriver(workflow: ExampleWorkflow): Driver {
 						await postToWebhook(
 							`${suite.n8n.url}/webhook/${webhookPath(workflow)}`,
 							webhookBody(event),
+							{ headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value } },
 						),
 				),
 			);
@@ -171,9 +174,12 @@ function webhookDriver(workflow: ExampleWorkflow): Driver {
 			await expectSucceeded(ended.slice(0, events.length));
 		},
 		async retry() {
-			const execution = await runFromTrigger(suite.rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
+			const execution = await this.sweep();
 			expect(execution.status, runError(execution)).toBe('success');
+		},
+		async sweep() {
 			runs += 1;
+			return await runFromTrigger(suite.rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
 		},
 		customKey: (event) => event.customerId,
 	};
@@ -190,7 +196,8 @@ type Pins = Record<string, Array<{ json: Record<string, unknown> }>>;
 function pinnedDriver(options: {
 	title: string;
 	workflow: ExampleWorkflow;
-	trigger: string;
+	/** The trigger the events come from. */
+	trigger: (events: DealEvent[]) => string;
 	pins: (events: DealEvent[]) => Pins;
 	batches: boolean;
 	customKey: (event: DealEvent) => string;
@@ -215,10 +222,12 @@ function pinnedDriver(options: {
 		title: options.title,
 		async deliver(events) {
 			const runs = options.batches ? [events] : events.map((event) => [event]);
-			const copiesOfRuns = await Promise.all(
-				runs.map(async (batch) => await save(options.pins(batch))),
+			await Promise.all(
+				runs.map(async (batch) => {
+					const copy = await save(options.pins(batch));
+					await run(copy, options.trigger(batch));
+				}),
 			);
-			await Promise.all(copiesOfRuns.map(async (copy) => await run(copy, options.trigger)));
 		},
 		async retry() {
 			await run(lastCopy, RETRY_TRIGGER);
@@ -227,6 +236,17 @@ function pinnedDriver(options: {
 	};
 }
 
+/** A won deal told otherwise than as a change to won, which must get its contract all the same. */
+interface WonVariant {
+	what: string;
+	change: Partial<DealEvent>;
+}
+
+/** The variants every example hears. */
+const WON_VARIANTS: WonVariant[] = [
+	{ what: 'a deal created already won', change: { created: true } },
+];
+
 /**
  * The cases of one example, in order. `event` gives its deals and customers ids of their own: the
  * examples share the table.
@@ -234,6 +254,7 @@ function pinnedDriver(options: {
 function wonDealCases(
 	driverOf: () => Driver,
 	event: (deal: number, customer: number, won?: boolean) => DealEvent,
+	variants: WonVariant[] = [],
 ) {
 	let driver: Driver;
 	beforeAll(() => {
@@ -309,6 +330,18 @@ function wonDealCases(
 		count('not a win', open, second);
 	});
 
+	for (const [index, variant] of [...WON_VARIANTS, ...variants].entries()) {
+		it(`${variant.what}: one client, one contract`, async () => {
+			const deal = { ...event(13 + index, 10 + index), ...variant.change };
+			await driver.deliver([deal]);
+			expectAt(deal, 1, 1);
+			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
+				{ status: 'done' },
+			]);
+			count(variant.what, deal);
+		});
+	}
+
 	it('the service down at the contract step: the retry makes the contract for the same client', async () => {
 		const deal = event(5, 3);
 		downAt = '/v1/contract';
@@ -354,12 +387,12 @@ function wonDealCases(
 		}
 		expectAt(deal, 1, 0);
 		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
-			{ status: 'retry', error: expect.stringContaining(`Template not found: ${TEMPLATE_KEY}`) },
+			{ status: 'retry', problem: expect.stringContaining(`Template not found: ${TEMPLATE_KEY}`) },
 		]);
 		await driver.retry();
 		expectAt(deal, 1, 1);
 		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
-			{ status: 'done', error: '' },
+			{ status: 'done', problem: '' },
 		]);
 		count('a template refused, then corrected', deal);
 	});
@@ -391,28 +424,127 @@ function wonDealCases(
 	});
 }
 
+/** A won deal of the Webhook example: its own ids, since the examples share the table. */
+const webhookEvent = (deal: number, customer: number, won = true): DealEvent => ({
+	dealId: `wh-deal-${deal}`,
+	name: `Webhook deal ${deal} of customer ${customer}`,
+	won,
+	customerId: `wh-customer-${customer}`,
+	fullname: `Person ${customer}`,
+	email: `person-${customer}@example.com`,
+	company: `Company ${customer}`,
+});
+
+/** The keys the CRM received for a deal, by the status it answered with. */
+const keysSent = (dealId: string) =>
+	suite.recorder.requests
+		.filter((call) => (call.body as { dealId?: string } | undefined)?.dealId === dealId)
+		.map((call) => call.status);
+
+/** The requests the service received to create a contract for a client. */
+const contractRequests = (clientKey: string) =>
+	suite.service.requests.filter(
+		(request) =>
+			request.path === '/v1/contract' &&
+			(request.body as { data?: { clientKey?: string } } | undefined)?.data?.clientKey ===
+				clientKey,
+	).length;
+
 describe('deal-won-webhook.json', () => {
-	wonDealCases(
-		() => webhookDriver(WEBHOOK),
-		(deal, customer, won = true) => ({
-			dealId: `wh-deal-${deal}`,
-			name: `Webhook deal ${deal} of customer ${customer}`,
-			won,
-			customerId: `wh-customer-${customer}`,
-			fullname: `Person ${customer}`,
-			email: `person-${customer}@example.com`,
-			company: `Company ${customer}`,
-		}),
-	);
+	const webhook = webhookDriver(WEBHOOK);
+	wonDealCases(() => webhook, webhookEvent);
+
+	it('the CRM refusing the keys for a while (503, then 429): the deal waits in retry with its contract, the keys arrive once, nothing made twice', async () => {
+		const deal = webhookEvent(10, 7);
+		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+		// Each run's three tries of Send Keys to CRM (Retry On Fail) turned away.
+		suite.recorder.failing = 3;
+		suite.recorder.failingStatus = 503;
+		try {
+			await webhook.deliver([deal]);
+			const { contracts } = atService(webhook, deal);
+			expect(contracts).toHaveLength(1);
+			expect(await rowOf()).toMatchObject([
+				{ status: 'retry', contractKey: contracts[0].contractKey, tries: '0' },
+			]);
+			suite.recorder.failing = 3;
+			suite.recorder.failingStatus = 429;
+			await webhook.retry();
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0' }]);
+		} finally {
+			suite.recorder.failing = 0;
+			suite.recorder.failingStatus = 500;
+		}
+		await webhook.retry();
+		expect(keysSent(deal.dealId)).toEqual([503, 503, 503, 429, 429, 429, 200]);
+		const { clients, contracts } = atService(webhook, deal);
+		expect({ clients: clients.length, contracts: contracts.length }).toEqual({
+			clients: 1,
+			contracts: 1,
+		});
+		expect(await rowOf()).toMatchObject([
+			{ status: 'done', contractKey: contracts[0].contractKey },
+		]);
+		figures.push(
+			`  Webhook, the CRM busy for two runs: keys answered ${keysSent(deal.dealId).join(', ')}; clients ${clients.length}, contracts ${contracts.length}`,
+		);
+	});
+
+	it(`a template refused and never corrected: failed after ${MAX_TRIES} refused runs, a run of Every 10 Minutes fails naming the deal, then no more tries`, async () => {
+		const deal = webhookEvent(11, 8);
+		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+		templateRefused = true;
+		try {
+			await webhook.deliver([deal]);
+			for (let tried = 1; tried < MAX_TRIES - 1; tried++) await webhook.retry();
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: String(MAX_TRIES - 1) }]);
+			const told = await webhook.sweep();
+			expect(told.status).toBe('error');
+			const message = runError(told);
+			expect(message).toContain('Tell a Person');
+			expect(message).toContain(`Deal ${deal.dealId}: refused ${MAX_TRIES} times`);
+			expect(message).toContain(`Template not found: ${TEMPLATE_KEY}`);
+			expect(await rowOf()).toMatchObject([
+				{ status: 'failed', tries: String(MAX_TRIES), told: 'yes' },
+			]);
+			const { clients } = atService(webhook, deal);
+			const sent = contractRequests(clients[0].clientKey);
+			await webhook.retry();
+			expect(contractRequests(clients[0].clientKey)).toBe(sent);
+			expect(await rowOf()).toMatchObject([{ status: 'failed', told: 'yes' }]);
+			figures.push(
+				`  Webhook, a template never corrected: ${sent} contract requests over ${MAX_TRIES} runs, then none; the run that told failed with: ${message}`,
+			);
+		} finally {
+			templateRefused = false;
+		}
+	});
+
+	it('a post without the secret, and one with a wrong secret: turned away before the workflow runs, nothing made', async () => {
+		const deal = webhookEvent(12, 9);
+		const url = `${suite.n8n.url}/webhook/${webhookPath(WEBHOOK)}`;
+		const runs = (await endedRuns(suite.rest, WEBHOOK.id, 0, GIVE_UP_MS)).length;
+		const requests = suite.service.requests.length;
+		const answers = [
+			await postToWebhook(url, webhookBody(deal)),
+			await postToWebhook(url, webhookBody(deal), {
+				headers: { [CRM_SECRET_HEADER.name]: 'a-guessed-secret' },
+			}),
+		];
+		expect(answers.map((answer) => answer.status)).toEqual([403, 403]);
+		expect((await endedRuns(suite.rest, WEBHOOK.id, 0, GIVE_UP_MS)).length).toBe(runs);
+		expect(suite.service.requests.length).toBe(requests);
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toEqual([]);
+		figures.push(
+			`  Webhook, a stranger's posts: answered ${answers.map((answer) => answer.status).join(', ')}; runs ${runs} before and after, requests to the service 0`,
+		);
+	});
 
 	it('sent the keys of each contract to the CRM once', () => {
-		const dealIds = suite.recorder.requests
-			.map((call) => (call.body as { dealId: string }).dealId)
-			.sort();
-		expect(dealIds).toEqual([1, 2, 3, 5, 6, 9, 7, 8].map((n) => `wh-deal-${n}`).sort());
-		expect(suite.recorder.requests.map((call) => call.path)).toContain(
-			'/api/deals/wh-deal-1/contract-signing',
-		);
+		const taken = suite.recorder.requests.filter((call) => call.status === 200);
+		const dealIds = taken.map((call) => (call.body as { dealId: string }).dealId).sort();
+		expect(dealIds).toEqual([1, 2, 3, 13, 5, 6, 9, 7, 8, 10].map((n) => `wh-deal-${n}`).sort());
+		expect(taken.map((call) => call.path)).toContain('/api/deals/wh-deal-1/contract-signing');
 	});
 });
 
@@ -517,7 +649,7 @@ const CRM_CASES = [
 	{
 		title: 'Pipedrive',
 		file: 'deal-won-pipedrive.json',
-		trigger: 'Pipedrive Trigger',
+		trigger: () => 'Pipedrive Trigger',
 		pins: (events: DealEvent[]) => pipedrivePins(events[0]),
 		batches: false,
 		customer: 'organization',
@@ -527,17 +659,24 @@ const CRM_CASES = [
 	{
 		title: 'HubSpot',
 		file: 'deal-won-hubspot.json',
-		trigger: 'HubSpot Trigger',
+		trigger: () => 'HubSpot Trigger',
 		pins: hubspotPins,
 		batches: true,
 		customer: 'company',
+		variants: [
+			{
+				what: 'a deal won in a pipeline of your own, whose won stage is not closedwon',
+				change: { stage: 'a3f7c2e1-contract-signed' },
+			},
+		],
 		dealId: (deal: number) => String(3000 + deal),
 		customerId: (customer: number) => String(5000 + customer),
 	},
 	{
 		title: 'Salesforce',
 		file: 'deal-won-salesforce.json',
-		trigger: 'Salesforce Trigger',
+		trigger: (events: DealEvent[]) =>
+			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
 		pins: salesforcePins,
 		batches: true,
 		customer: 'account',
@@ -566,6 +705,7 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 						customerId: crm.customerId(customer),
 						...person(customer),
 					}),
+					crm.variants,
 				);
 			});
 		}

@@ -1,8 +1,9 @@
 /**
  * A server that is not the service: it records every request it receives (method, path, the
- * X-Service-Key header, the JSON body) and answers each with an empty JSON object, or with HTTP
- * 500 while `failing` counts down. A redirect's target in the tests, where nothing carrying the
- * key may arrive; the CRM that receives the keys written back in the repeated-delivery tests.
+ * X-Service-Key header, the JSON body) and answers each with an empty JSON object, or with
+ * `failingStatus` (HTTP 500 unless set) while `failing` counts down. A redirect's target in the
+ * tests, where nothing carrying the key may arrive; the CRM that receives the keys written back
+ * in the deal and repeated-delivery tests.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +21,10 @@ export interface RecordedCall {
 export interface Recorder {
 	url: string;
 	requests: RecordedCall[];
-	/** How many of the next requests get HTTP 500. */
+	/** How many of the next requests get `failingStatus`. */
 	failing: number;
+	/** The status a failing request gets: HTTP 500 unless set. */
+	failingStatus: number;
 	close(): Promise<void>;
 }
 
@@ -39,8 +42,8 @@ export async function startRecorder(): Promise<Recorder> {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			const status = recorder.failing > 0 ? 500 : 200;
-			if (status === 500) recorder.failing--;
+			const status = recorder.failing > 0 ? recorder.failingStatus : 200;
+			if (recorder.failing > 0) recorder.failing--;
 			const serviceKey = request.headers['x-service-key'];
 			const body = parsedJson(Buffer.concat(chunks).toString('utf8'));
 			requests.push({
@@ -58,6 +61,7 @@ export async function startRecorder(): Promise<Recorder> {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		requests,
 		failing: 0,
+		failingStatus: 500,
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());

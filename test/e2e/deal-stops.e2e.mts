@@ -1,0 +1,222 @@
+/**
+ * The Webhook deal example (examples/deal-won-webhook.json) when n8n itself stops: n8n killed while
+ * a create is under way at the service, then started again, as after a crash or a redeploy. The
+ * deal's row still says what was about to be made. Once it has stayed so for longer than the sweep
+ * waits (30 minutes, aged here in n8n's database while n8n is down), Every 10 Minutes marks it
+ * `check` and fails its run naming the deal and what to do; the person's fix, as the README tells
+ * it (the record's key in the row, status `retry`), then finishes the deal without making
+ * anything twice.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, expect, it } from 'vitest';
+import { STOPPED_AFTER_MINUTES, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { webhookBody, type DealEvent } from './crm-deals.mts';
+import { createDataTable, pickDataTable, tableRows, updateTableRows } from './data-tables.mts';
+import {
+	CRM_SECRET_HEADER,
+	crmSecretCredential,
+	importCredentials,
+	importWorkflows,
+	ownerSession,
+	postToWebhook,
+	publishInN8n,
+	readExample,
+	runError,
+	runFromTrigger,
+	startN8n,
+	webhookPath,
+	type RestSession,
+	type RunningN8n,
+} from './n8n-instance.mts';
+import { useN8n } from './suite.mts';
+
+const GIVE_UP_MS = 60_000;
+const WEBHOOK = readExample('deal-won-webhook.json');
+
+const suite = useN8n('deal stops', {
+	recorder: true,
+	start: true,
+	prepare: async ({ home }) => await importCredentials(home, [crmSecretCredential()]),
+	started,
+});
+let tableId = '';
+/** n8n as it runs now: the suite's, until a case kills it and starts it again. */
+let n8n: RunningN8n;
+let rest: RestSession;
+
+async function started() {
+	tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
+	const workflow = pickDataTable(structuredClone(WEBHOOK), tableId, WON_DEALS_TABLE.name);
+	for (const node of workflow.nodes) {
+		if (node.name === 'Send Keys to CRM') {
+			node.parameters.url = String(node.parameters.url).replace(
+				'https://crm.example.com',
+				suite.recorder.url,
+			);
+		}
+	}
+	await importWorkflows(suite.home, [workflow]);
+	await publishInN8n(suite.rest, WEBHOOK.id);
+	n8n = suite.n8n;
+	rest = suite.rest;
+}
+
+afterAll(async () => {
+	if (n8n !== suite.n8n) await n8n.stop();
+});
+
+const event = (deal: number, customer: number): DealEvent => ({
+	dealId: `stop-deal-${deal}`,
+	name: `Deal ${deal} of customer ${customer}`,
+	won: true,
+	customerId: `stop-customer-${customer}`,
+	fullname: `Person ${customer}`,
+	email: `person-${customer}@example.com`,
+	company: `Company ${customer}`,
+});
+
+const rowOf = async (deal: DealEvent) => await tableRows(rest, tableId, { dealId: deal.dealId });
+
+const clientsOf = (deal: DealEvent) =>
+	suite.service.clients().filter((client) => client.customKey === deal.customerId);
+
+const contractsOf = (deal: DealEvent) =>
+	suite.service.contracts().filter((contract) => contract.name === deal.name);
+
+const keysSent = (deal: DealEvent) =>
+	suite.recorder.requests.filter(
+		(call) => (call.body as { dealId?: string } | undefined)?.dealId === deal.dealId,
+	).length;
+
+async function until(what: string, holds: () => boolean) {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while (!holds()) {
+		if (Date.now() > giveUpAt) throw new Error(`gave up waiting until ${what}`);
+		await sleep(50);
+	}
+}
+
+/**
+ * Delivers the deal, and kills n8n once the service has the request of `path` and has acted on
+ * it, the reply still held back; then moves the deal's row back in time by more than the sweep
+ * waits, and starts n8n again.
+ */
+async function killedDuring(deal: DealEvent, path: string, acted: () => boolean) {
+	suite.service.injectFault({ kind: 'delay', ms: 4000 }, { path });
+	const arrived = suite.service.requests.length;
+	const answer = await postToWebhook(
+		`${n8n.url}/webhook/${webhookPath(WEBHOOK)}`,
+		webhookBody(deal),
+		{ headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value } },
+	);
+	expect(answer.status).toBe(200);
+	await until(`the service received ${path}`, () =>
+		suite.service.requests.slice(arrived).some((request) => request.path === path),
+	);
+	process.kill(n8n.pid, 'SIGKILL');
+	await until('n8n is gone', () => {
+		try {
+			process.kill(n8n.pid, 0);
+			return false;
+		} catch {
+			return true;
+		}
+	});
+	await until(`the service acted on ${path}`, acted);
+	ageRow(deal, STOPPED_AFTER_MINUTES + 1);
+	n8n = await startN8n(suite.home);
+	rest = await ownerSession(n8n.url);
+}
+
+/** Moves the deal's row back by `minutes` in n8n's SQLite database, as that much time passing would. */
+function ageRow(deal: DealEvent, minutes: number) {
+	const database = join(suite.home.userFolder, '.n8n', 'database.sqlite');
+	const script = `
+		const { DatabaseSync } = require('node:sqlite');
+		const db = new DatabaseSync(process.argv[1]);
+		const changed = db
+			.prepare("UPDATE data_table_user_${tableId} SET updatedAt = strftime('%Y-%m-%d %H:%M:%f', updatedAt, '-${minutes} minutes') WHERE dealId = ?")
+			.run(process.argv[2]).changes;
+		if (changed !== 1) throw new Error('rows changed: ' + changed);`;
+	const aged = spawnSync(suite.home.runtime.nodeBin, ['-e', script, database, deal.dealId], {
+		encoding: 'utf8',
+	});
+	if (aged.status !== 0) throw new Error(`could not age the row: ${aged.stderr}`);
+}
+
+async function sweep() {
+	return await runFromTrigger(rest, WEBHOOK.id, 'Every 10 Minutes', GIVE_UP_MS);
+}
+
+it('n8n killed while Create Client is under way: the sweep marks the deal check and tells; the client put in the row, the retry makes only the contract', async () => {
+	const deal = event(1, 1);
+	await killedDuring(deal, '/v1/client', () => clientsOf(deal).length === 1);
+	expect(await rowOf(deal)).toMatchObject([{ status: 'making client' }]);
+
+	const told = await sweep();
+	expect(told.status).toBe('error');
+	const message = runError(told) ?? '';
+	expect(message).toContain(
+		`Deal ${deal.dealId}: the service may have made its client (Custom Key ${deal.customerId})`,
+	);
+	expect(await rowOf(deal)).toMatchObject([{ status: 'check', told: 'yes' }]);
+	expect((await sweep()).status).toBe('success');
+	expect(contractsOf(deal)).toHaveLength(0);
+
+	// The person, as the README says: the client is there, so its key goes in clientKey.
+	const [client] = clientsOf(deal);
+	await updateTableRows(
+		rest,
+		tableId,
+		{ dealId: deal.dealId },
+		{
+			clientKey: client.clientKey,
+			status: 'retry',
+		},
+	);
+	expect((await sweep()).status).toBe('success');
+	expect(clientsOf(deal)).toHaveLength(1);
+	expect(contractsOf(deal)).toMatchObject([{ clientKey: client.clientKey }]);
+	expect(keysSent(deal)).toBe(1);
+	expect(await rowOf(deal)).toMatchObject([
+		{ status: 'done', contractKey: contractsOf(deal)[0].contractKey },
+	]);
+	suite.figures.push(
+		`  killed during Create Client: told "${message}"; then clients ${clientsOf(deal).length}, contracts ${contractsOf(deal).length}, keys sent ${keysSent(deal)}`,
+	);
+});
+
+it('n8n killed while Create Contract is under way: check and told; the contract put in the row, the retry sends only the keys', async () => {
+	const deal = event(2, 2);
+	await killedDuring(deal, '/v1/contract', () => contractsOf(deal).length === 1);
+	expect(await rowOf(deal)).toMatchObject([{ status: 'making contract' }]);
+
+	const told = await sweep();
+	expect(told.status).toBe('error');
+	const message = runError(told) ?? '';
+	expect(message).toContain(
+		`Deal ${deal.dealId}: the service may have made its contract “${deal.name}” for the client ${clientsOf(deal)[0].clientKey}`,
+	);
+	expect(keysSent(deal)).toBe(0);
+
+	const [contract] = contractsOf(deal);
+	await updateTableRows(
+		rest,
+		tableId,
+		{ dealId: deal.dealId },
+		{
+			contractKey: contract.contractKey,
+			status: 'retry',
+		},
+	);
+	expect((await sweep()).status).toBe('success');
+	expect(clientsOf(deal)).toHaveLength(1);
+	expect(contractsOf(deal)).toHaveLength(1);
+	expect(keysSent(deal)).toBe(1);
+	expect(await rowOf(deal)).toMatchObject([{ status: 'done', contractKey: contract.contractKey }]);
+	suite.figures.push(
+		`  killed during Create Contract: told "${message}"; then clients ${clientsOf(deal).length}, contracts ${contractsOf(deal).length}, keys sent ${keysSent(deal)}`,
+	);
+});
