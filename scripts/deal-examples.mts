@@ -195,7 +195,14 @@ export interface CrmHead {
 		'dealId' | 'contractName' | 'customerId' | 'fullname' | 'email' | 'organization',
 		string
 	>;
+	/**
+	 * Where the trigger's own event says whether the deal is won, that test, read in Deal Fields as
+	 * `won` and checked by Won? right after it: what the user adapts is then all in Deal Fields.
+	 */
+	won?: string;
 	dealFieldsNote: string;
+	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
+	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
 	/** The step after Save Contract that hands the keys to the CRM; its failures go to What Failed. */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
 	/** A test event held on the trigger, which Execute workflow runs with. */
@@ -261,7 +268,7 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			notes,
 		);
-	const start = head.steps.length;
+	const start = head.steps.length + (head.won ? 1 : 0);
 	/**
 	 * What the failure on What Failed's input says: its HTTP status or network code (the HTTP
 	 * Request node's `status`, other nodes' `httpCode`, the Contract Signing node's `code`), and
@@ -275,22 +282,35 @@ export function dealExample(head: CrmHead): Workflow {
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
-		node('Deal Fields', [x(start), 0], {
+		node('Deal Fields', [x(head.steps.length), 0], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: head.dealFieldsNote,
 			parameters: {
 				assignments: {
-					assignments: Object.entries(head.fields).map(([name, value], index) => ({
-						id: `${nodeId(head.number, 99)}-${index}`,
-						name,
-						value: `={{ String(${value} ?? '').trim() }}`,
-						type: 'string',
-					})),
+					assignments: [
+						...Object.entries(head.fields).map(([name, value]) => ({
+							name,
+							value: `={{ String(${value} ?? '').trim() }}`,
+							type: 'string',
+						})),
+						...(head.won ? [{ name: 'won', value: `={{ ${head.won} }}`, type: 'boolean' }] : []),
+					].map((assignment, index) => ({ id: `${nodeId(head.number, 99)}-${index}`, ...assignment })),
 				},
 				options: {},
 			},
 		}),
+		...(head.won
+			? [
+					node('Won?', [x(start), 0], {
+						type: 'n8n-nodes-base.if',
+						typeVersion: 2.2,
+						notes:
+							'Only a won deal goes on: Deal Fields says whether it is. A deal won before and changed since goes on too, and First Time? stops it: it already has its contract.',
+						parameters: allOf(nodeId(head.number, 95), [ifCondition('={{ $json.won }}', isTrue)]),
+					}),
+				]
+			: []),
 		node('Has Ids?', [x(start + 1), 0], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
@@ -504,7 +524,7 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			"Writes what failed to the deal's row: Every 10 Minutes tries a retry again, and tells a person of a check or a failed deal.",
 		),
-		node('Every 10 Minutes', [x(start), 720], {
+		node('Every 10 Minutes', [x(start), 840], {
 			type: 'n8n-nodes-base.scheduleTrigger',
 			typeVersion: 1.2,
 			notes: `Once the workflow is published, every 10 minutes: finds the deals whose run stopped (their row unchanged for ${STOPPED_AFTER_MINUTES} minutes in a step), tries again the deals that could not finish, then tells a person of the deals that need one, in that order (top to bottom).`,
@@ -553,7 +573,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		table(
 			'Mark Check',
-			[x(start + 3), 540],
+			[x(start + 3), 500],
 			'update',
 			{
 				...sameRow,
@@ -569,7 +589,7 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Mark Retry',
-			[x(start + 3), 660],
+			[x(start + 3), 700],
 			'update',
 			{
 				...sameRow,
@@ -580,7 +600,7 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Deals to Retry',
-			[x(start + 1), 780],
+			[x(start + 1), 840],
 			'get',
 			{
 				...tableConditions(
@@ -596,14 +616,14 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Take Over',
-			[x(start + 2), 780],
+			[x(start + 2), 840],
 			'update',
 			{ ...sameRow, columns: tableColumns({ status: 'new' }), options: {} },
 			'Sets the deal back to new, unless another run took it first: only the run that changed the row goes on with it.',
 		),
 		table(
 			'Deals for a Person',
-			[x(start + 1), 960],
+			[x(start + 1), 1040],
 			'get',
 			{
 				...tableConditions([{ column: 'told', condition: 'eq', value: 'no' }], 'allConditions'),
@@ -613,12 +633,12 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Mark Told',
-			[x(start + 2), 960],
+			[x(start + 2), 1040],
 			'update',
 			{ ...sameRow, columns: tableColumns({ told: 'yes' }), options: {} },
 			'Each deal is told of once.',
 		),
-		node('Tell a Person', [x(start + 3), 960], {
+		node('Tell a Person', [x(start + 3), 1040], {
 			type: 'n8n-nodes-base.stopAndError',
 			typeVersion: 1,
 			notes:
@@ -626,6 +646,9 @@ export function dealExample(head: CrmHead): Workflow {
 			parameters: { errorMessage: `={{ ${TELL_A_PERSON} }}` },
 		}),
 	];
+	const recorded: WorkflowNode[] = head.recorded
+		? [{ ...head.recorded, id: nodeId(head.number, counter++), position: [x(start + 3), -200] }]
+		: [];
 	const keysToCrm: WorkflowNode = {
 		...head.keysToCrm,
 		onError: 'continueErrorOutput',
@@ -634,9 +657,16 @@ export function dealExample(head: CrmHead): Workflow {
 	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
-		'Deal Fields': { main: [to('Has Ids?')] },
+		...(head.won
+			? { 'Deal Fields': { main: [to('Won?')] }, 'Won?': { main: [to('Has Ids?')] } }
+			: { 'Deal Fields': { main: [to('Has Ids?')] } }),
 		'Has Ids?': { main: [to('Record Deal'), to('No Ids')] },
-		'Record Deal': { main: [to('Deal')] },
+		...(head.recorded
+			? {
+					'Record Deal': { main: [to(head.recorded.name)] },
+					[head.recorded.name]: { main: [to('Deal')] },
+				}
+			: { 'Record Deal': { main: [to('Deal')] } }),
 		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
 		'First Time?': { main: [to('Has Contract?'), to('Forget Repeat')] },
@@ -663,7 +693,7 @@ export function dealExample(head: CrmHead): Workflow {
 	return {
 		id: `csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
 		name: head.title,
-		nodes: [...head.steps, ...shared, keysToCrm],
+		nodes: [...head.steps, ...shared, ...recorded, keysToCrm],
 		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
@@ -739,35 +769,37 @@ export const WEBHOOK: CrmHead = {
 			position: [0, 0],
 			webhookId: '6f3a9d2e-4b1c-4e8a-9d7f-2c5b8e1a4f60',
 			notes:
-				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. It answers at once, so a slow service never makes the CRM send the deal again.',
+				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. The CRM gets its answer from Deal Recorded, once the deal is kept.',
 			credentials: CRM_SECRET,
 			parameters: {
 				httpMethod: 'POST',
 				path: 'deal-won',
 				authentication: 'headerAuth',
-				responseMode: 'onReceived',
+				responseMode: 'responseNode',
 				options: {},
 			},
 		},
-		wonIf(
-			1,
-			2,
-			[240, 0],
-			"$json.body.deal?.status === 'won'",
-			'Only a deal whose status is won goes on. A deal won before and changed since goes on too, and First Time stops it: it already has its contract.',
-		),
 	],
-	connections: { 'Deal Won': { main: [to('Won?')] }, 'Won?': { main: [to('Deal Fields')] } },
+	connections: { 'Deal Won': { main: [to('Deal Fields')] } },
+	won: "$json.body.deal?.status === 'won'",
 	fields: {
-		dealId: '$json.body.deal.id',
-		contractName: '$json.body.deal.name',
+		dealId: '$json.body.deal?.id',
+		contractName: '$json.body.deal?.name',
 		customerId: '$json.body.customer?.id',
 		fullname: '$json.body.customer?.name',
 		email: '$json.body.customer?.email',
 		organization: '$json.body.customer?.company',
 	},
 	dealFieldsNote:
-		"Your CRM's fields, in the one place the workflow reads them: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), and the customer's fullname, email and organization. If your CRM sends other names, change the values here and nothing else.",
+		"Your CRM's fields, in the one place the workflow reads them: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), the customer's fullname, email and organization, and won, true when the deal is won. If your CRM sends other names or says won otherwise, change the values here and nothing else.",
+	recorded: {
+		name: 'Deal Recorded',
+		type: 'n8n-nodes-base.respondToWebhook',
+		typeVersion: 1.1,
+		notes:
+			'Answers the CRM once the deal is written to Won deals, before anything else is done: from here on the workflow finishes the deal itself. If writing it fails, the CRM gets an error instead and can send the deal again; a deal that is not a win gets an empty answer.',
+		parameters: { respondWith: 'noData', options: {} },
+	},
 	keysToCrm: SEND_KEYS_TO_CRM,
 	pinData: {
 		'Deal Won': [

@@ -105,3 +105,12 @@ export async function updateTableRows(
 		}),
 	});
 }
+
+/** Renames the table, as a user does under Data tables. */
+export async function renameDataTable(rest: RestSession, tableId: string, name: string) {
+	const project = await personalProject(rest);
+	await restJson<unknown>(rest, `/rest/projects/${project.id}/data-tables/${tableId}`, {
+		method: 'PATCH',
+		body: JSON.stringify({ name }),
+	});
+}
