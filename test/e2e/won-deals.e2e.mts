@@ -40,7 +40,13 @@ import {
 	webhookBody,
 	type DealEvent,
 } from './crm-deals.mts';
-import { createDataTable, pickDataTable, renameDataTable, tableRows } from './data-tables.mts';
+import {
+	createDataTable,
+	pickDataTable,
+	renameDataTable,
+	tableRows,
+	updateTableRows,
+} from './data-tables.mts';
 import { useN8n } from './suite.mts';
 
 const GIVE_UP_MS = 60_000;
@@ -498,7 +504,7 @@ describe('deal-won-webhook.json', () => {
 		);
 	});
 
-	it(`a template refused and never corrected: failed after ${MAX_TRIES} refused runs, a run of Every 10 Minutes fails naming the deal, then no more tries`, async () => {
+	it(`a template refused until corrected by hand: failed after ${MAX_TRIES} refused runs, a run of Every 10 Minutes fails naming the deal, no more tries; corrected and set to retry as the README says, one contract`, async () => {
 		const deal = webhookEvent(11, 8);
 		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
 		templateRefused = true;
@@ -526,6 +532,13 @@ describe('deal-won-webhook.json', () => {
 		} finally {
 			templateRefused = false;
 		}
+		await updateTableRows(suite.rest, tableId, { dealId: deal.dealId }, { status: 'retry' });
+		await webhook.retry();
+		const { clients, contracts } = atService(webhook, deal);
+		expect([clients.length, contracts.length]).toEqual([1, 1]);
+		expect(await rowOf()).toMatchObject([
+			{ status: 'done', contractKey: contracts[0].contractKey },
+		]);
 	});
 
 	// n8n 1.x picks the table from its list, by id: a new name does not lose it.
@@ -586,7 +599,7 @@ describe('deal-won-webhook.json', () => {
 		const taken = suite.recorder.requests.filter((call) => call.status === 200);
 		const dealIds = taken.map((call) => (call.body as { dealId: string }).dealId).sort();
 		expect(dealIds).toEqual(
-			[1, 2, 3, 13, 5, 6, 9, 7, 8, 10, ...(N8N_LINE_UNDER_TEST === undefined ? [14] : [])]
+			[1, 2, 3, 13, 5, 6, 9, 7, 8, 10, 11, ...(N8N_LINE_UNDER_TEST === undefined ? [14] : [])]
 				.map((n) => `wh-deal-${n}`)
 				.sort(),
 		);
