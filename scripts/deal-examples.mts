@@ -552,7 +552,7 @@ export function dealExample(head: CrmHead): Workflow {
 				),
 				returnAll: true,
 			},
-			`The deals whose run stopped: in a step (new, making client, making contract, sending keys) and unchanged for ${STOPPED_AFTER_MINUTES} minutes, longer than any run takes.`,
+			`The deals whose run stopped: in a step (new, making client, making contract, sending keys) and unchanged for ${STOPPED_AFTER_MINUTES} minutes, far longer than a run takes.`,
 		),
 		node('Was Creating?', [x(start + 2), 600], {
 			type: 'n8n-nodes-base.if',
@@ -797,7 +797,7 @@ export const WEBHOOK: CrmHead = {
 		type: 'n8n-nodes-base.respondToWebhook',
 		typeVersion: 1.1,
 		notes:
-			'Answers the CRM once the deal is written to Won deals, before anything else is done: from here on the workflow finishes the deal itself. If writing it fails, the CRM gets an error instead and can send the deal again; a deal that is not a win gets an empty answer.',
+			'Answers the CRM once the deal is written to Won deals, before anything else is done: from here on the workflow finishes the deal itself. If writing it fails, the CRM gets an error instead and can send the deal again; a deal that is not a win is answered too, with nothing done.',
 		parameters: { respondWith: 'noData', options: {} },
 	},
 	keysToCrm: SEND_KEYS_TO_CRM,
