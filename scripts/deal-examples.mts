@@ -21,6 +21,7 @@ export interface WorkflowNode {
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
 	retryOnFail?: boolean;
+	executeOnce?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
@@ -320,6 +321,20 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition('={{ $json.dealId }}', notEmpty),
 				ifCondition('={{ $json.customerId }}', notEmpty),
 			]),
+		}),
+		node('Make Table', [x(start + 1), -200], {
+			type: 'n8n-nodes-base.dataTable',
+			typeVersion: 1.1,
+			...RETRY,
+			executeOnce: true,
+			notes: `Makes the data table "${WON_DEALS_TABLE.name}" with its columns the first time the workflow runs, and finds it on every run after (Table → Create, Reuse Existing Tables). It runs first on both paths. n8n 1.x has no Table → Create: there, make the table as the README says and delete this step.`,
+			parameters: {
+				resource: 'table',
+				operation: 'create',
+				tableName: WON_DEALS_TABLE.name,
+				columns: { column: WON_DEALS_TABLE.columns.map((name) => ({ name, type: 'string' })) },
+				options: { createIfNotExists: true },
+			},
 		}),
 		node('No Ids', [x(start + 2), 200], {
 			type: 'n8n-nodes-base.stopAndError',
@@ -660,7 +675,7 @@ export function dealExample(head: CrmHead): Workflow {
 		...(head.won
 			? { 'Deal Fields': { main: [to('Won?')] }, 'Won?': { main: [to('Has Ids?')] } }
 			: { 'Deal Fields': { main: [to('Has Ids?')] } }),
-		'Has Ids?': { main: [to('Record Deal'), to('No Ids')] },
+		'Has Ids?': { main: [to('Make Table', 'Record Deal'), to('No Ids')] },
 		...(head.recorded
 			? {
 					'Record Deal': { main: [to(head.recorded.name)] },
@@ -682,7 +697,9 @@ export function dealExample(head: CrmHead): Workflow {
 		'Save Contract': { main: [to(keysToCrm.name)] },
 		[keysToCrm.name]: { main: [to('Done'), to('What Failed')] },
 		'What Failed': { main: [to('Mark for Retry')] },
-		'Every 10 Minutes': { main: [to('Stopped Runs', 'Deals to Retry', 'Deals for a Person')] },
+		'Every 10 Minutes': {
+			main: [to('Make Table', 'Stopped Runs', 'Deals to Retry', 'Deals for a Person')],
+		},
 		'Stopped Runs': { main: [to('Was Creating?')] },
 		'Was Creating?': { main: [to('Mark Check'), to('Mark Retry')] },
 		'Deals to Retry': { main: [to('Take Over')] },

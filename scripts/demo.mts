@@ -1,8 +1,8 @@
 /**
  * The demo: the stand-in service, a stand-in CRM and a real n8n with this package, running the
- * example the README's first workflow uses (examples/deal-won-webhook.json, its data table made
- * as step 3 says; the example finds it by its name) for its test deal and then another deal of the
- * same customer, then the editor until Ctrl-C.
+ * example the README's first workflow uses (examples/deal-won-webhook.json, which makes its data
+ * table when it first runs) for its test deal and then another deal of the same customer, then the
+ * editor until Ctrl-C.
  *
  *   npm run demo            # leaves the n8n editor running
  *   npm run demo -- --once  # exits after the run
@@ -31,8 +31,7 @@ import {
 	type RunningN8n,
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
-import { makeDataTable } from '../test/e2e/data-tables.mts';
-import { TEST_DEAL, WON_DEALS_TABLE } from './deal-examples.mts';
+import { TEST_DEAL } from './deal-examples.mts';
 
 const once = process.argv.includes('--once');
 /** The customer's next won deal, after the example's test deal. */
@@ -79,8 +78,6 @@ async function main() {
 			contractSigningCredential({ baseUrl: service.url, apiKey: service.apiKey }),
 			crmSecretCredential(),
 		]);
-		step(`making the data table "${WON_DEALS_TABLE.name}" (README, step 3)…`);
-		await makeDataTable(home, WON_DEALS_TABLE);
 		const example = readExample('deal-won-webhook.json');
 		for (const node of example.nodes) {
 			if (node.name === 'Send Keys to CRM') {

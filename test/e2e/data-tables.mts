@@ -2,8 +2,8 @@
  * n8n data tables as the examples use them: made as a user makes them under Data tables, picked
  * in the examples' data table steps, and their rows read back, through the owner's REST session.
  */
-import type { ExampleWorkflow, N8nHome, RestSession } from './n8n-instance.mts';
-import { ownerSession, restJson, startN8n } from './n8n-instance.mts';
+import type { ExampleWorkflow, RestSession } from './n8n-instance.mts';
+import { restJson } from './n8n-instance.mts';
 import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 
 export interface DataTable {
@@ -29,30 +29,29 @@ export async function createDataTable(rest: RestSession, table: DataTable): Prom
 }
 
 /**
- * Makes the table before the workflows that use it are imported; its id. A table exists only in
- * a running n8n, so this starts n8n in the user folder and stops it again.
- */
-export async function makeDataTable(home: N8nHome, table: DataTable): Promise<string> {
-	const n8n = await startN8n(home);
-	try {
-		return await createDataTable(await ownerSession(n8n.url), table);
-	} finally {
-		await n8n.stop();
-	}
-}
-
-/**
  * The table in every data table step of the workflow, as the README has users set it. The
  * examples find it by its name, which the pinned n8n does as shipped. Before 2.3 n8n has no By
  * Name (its Data table field offers From list and ID): users pick the table from the list, which
- * stores its id.
+ * stores its id. n8n 1.x has no Table → Create either: users make the table by hand and delete the
+ * step that would make it, with its connections.
  */
-export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'>>(
+export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'> & { connections?: unknown }>(
 	workflow: T,
 	tableId: string,
 	tableName: string,
 ): T {
 	if (N8N_LINE_UNDER_TEST === undefined) return workflow;
+	const makesTable = workflow.nodes.filter((node) => node.parameters.resource === 'table');
+	const gone = new Set(makesTable.map((node) => node.name));
+	workflow.nodes = workflow.nodes.filter((node) => !gone.has(node.name));
+	const connections = (workflow.connections ?? {}) as Record<
+		string,
+		{ main: Array<Array<{ node: string }>> }
+	>;
+	for (const name of gone) delete connections[name];
+	for (const outputs of Object.values(connections)) {
+		outputs.main = outputs.main.map((output) => output.filter(({ node }) => !gone.has(node)));
+	}
 	for (const node of workflow.nodes) {
 		if (node.type === 'n8n-nodes-base.dataTable') {
 			node.parameters.dataTableId = {
@@ -64,6 +63,31 @@ export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'>>(
 		}
 	}
 	return workflow;
+}
+
+/** The id of the owner's data table of this name. */
+export async function dataTableId(rest: RestSession, name: string): Promise<string> {
+	const project = await personalProject(rest);
+	const tables = await restJson<{ data: Array<{ id: string; name: string }> }>(
+		rest,
+		`/rest/projects/${project.id}/data-tables`,
+	);
+	const table = tables.data.find((found) => found.name === name);
+	if (!table) throw new Error(`no data table "${name}"`);
+	return table.id;
+}
+
+/** Renames a column of the table, as a user does in its header. */
+export async function renameColumn(rest: RestSession, tableId: string, from: string, to: string) {
+	const project = await personalProject(rest);
+	const path = `/rest/projects/${project.id}/data-tables/${tableId}/columns`;
+	const columns = await restJson<Array<{ id: string; name: string }>>(rest, path);
+	const column = columns.find((found) => found.name === from);
+	if (!column) throw new Error(`no column "${from}"`);
+	await restJson<unknown>(rest, `${path}/${column.id}/rename`, {
+		method: 'PATCH',
+		body: JSON.stringify({ name: to }),
+	});
 }
 
 /** The table's rows whose columns hold the given values, oldest first. */
@@ -103,14 +127,5 @@ export async function updateTableRows(
 			},
 			data,
 		}),
-	});
-}
-
-/** Renames the table, as a user does under Data tables. */
-export async function renameDataTable(rest: RestSession, tableId: string, name: string) {
-	const project = await personalProject(rest);
-	await restJson<unknown>(rest, `/rest/projects/${project.id}/data-tables/${tableId}`, {
-		method: 'PATCH',
-		body: JSON.stringify({ name }),
 	});
 }

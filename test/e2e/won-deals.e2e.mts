@@ -31,6 +31,7 @@ import {
 	type Execution,
 	type ExecutionSummary,
 	type ExampleWorkflow,
+	unflatten,
 } from './n8n-instance.mts';
 import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 import {
@@ -42,8 +43,9 @@ import {
 } from './crm-deals.mts';
 import {
 	createDataTable,
+	dataTableId,
 	pickDataTable,
-	renameDataTable,
+	renameColumn,
 	tableRows,
 	updateTableRows,
 } from './data-tables.mts';
@@ -133,8 +135,16 @@ async function prepare() {
 }
 
 async function started() {
-	tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
-	await importWorkflows(suite.home, [setUp(WEBHOOK)]);
+	if (N8N_LINE_UNDER_TEST === undefined) {
+		// The workflow makes its table when it first runs (Make Table), here from its schedule.
+		await importWorkflows(suite.home, [setUp(WEBHOOK)]);
+		const first = await runFromTrigger(suite.rest, WEBHOOK.id, RETRY_TRIGGER, GIVE_UP_MS);
+		expect(first.status, runError(first)).toBe('success');
+		tableId = await dataTableId(suite.rest, WON_DEALS_TABLE.name);
+	} else {
+		tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
+		await importWorkflows(suite.home, [setUp(WEBHOOK)]);
+	}
 	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 
@@ -164,7 +174,10 @@ function webhookDriver(workflow: ExampleWorkflow): Driver & {
 	sweep(): Promise<Execution>;
 	post(events: DealEvent[]): Promise<{ answers: Response[]; ended: ExecutionSummary[] }>;
 } {
-	let runs = 0;
+	// The runs of the workflow so far: those before the driver's first are counted then.
+	let runs: number | undefined;
+	const counted = async () =>
+		(runs ??= (await endedRuns(suite.rest, workflow.id, 0, GIVE_UP_MS)).length);
 	return {
 		title: 'Webhook',
 		async deliver(events) {
@@ -173,6 +186,7 @@ function webhookDriver(workflow: ExampleWorkflow): Driver & {
 			await expectSucceeded(ended);
 		},
 		async post(events) {
+			const before = await counted();
 			const answers = await Promise.all(
 				events.map(
 					async (event) =>
@@ -183,7 +197,7 @@ function webhookDriver(workflow: ExampleWorkflow): Driver & {
 						),
 				),
 			);
-			runs += events.length;
+			runs = before + events.length;
 			const ended = await endedRuns(suite.rest, workflow.id, runs, GIVE_UP_MS);
 			return { answers, ended: ended.slice(0, events.length) };
 		},
@@ -192,7 +206,7 @@ function webhookDriver(workflow: ExampleWorkflow): Driver & {
 			expect(execution.status, runError(execution)).toBe('success');
 		},
 		async sweep() {
-			runs += 1;
+			runs = (await counted()) + 1;
 			return await runFromTrigger(suite.rest, workflow.id, RETRY_TRIGGER, GIVE_UP_MS);
 		},
 		customKey: (event) => event.customerId,
@@ -541,16 +555,16 @@ describe('deal-won-webhook.json', () => {
 		]);
 	});
 
-	// n8n 1.x picks the table from its list, by id: a new name does not lose it.
+	// n8n 1.123 has no column rename.
 	if (N8N_LINE_UNDER_TEST === undefined) {
-		it("Record Deal failing (the table renamed away): the CRM is answered with an error, the run fails, and the CRM's next delivery gets the contract", async () => {
+		it("Record Deal failing (a column it writes renamed away): the CRM is answered with an error, the run fails, and the CRM's next delivery gets the contract", async () => {
 			const deal = webhookEvent(14, 12);
-			await renameDataTable(suite.rest, tableId, 'A table of another name');
+			await renameColumn(suite.rest, tableId, 'tries', 'triesElsewhere');
 			let failed: Awaited<ReturnType<typeof webhook.post>>;
 			try {
 				failed = await webhook.post([deal]);
 			} finally {
-				await renameDataTable(suite.rest, tableId, WON_DEALS_TABLE.name);
+				await renameColumn(suite.rest, tableId, 'triesElsewhere', 'tries');
 			}
 			expect(failed.answers.map((answer) => answer.status)).toEqual([500]);
 			expect(failed.ended.map((run) => run.status)).toEqual(['error']);
@@ -558,7 +572,9 @@ describe('deal-won-webhook.json', () => {
 				suite.rest,
 				`/rest/executions/${failed.ended[0].id}`,
 			);
-			expect(runError(execution)).toMatch(/^Record Deal: /);
+			expect(runError(execution)).toContain("unknown column name 'tries'");
+			const run = unflatten(execution.data!) as { resultData: { lastNodeExecuted?: string } };
+			expect(run.resultData.lastNodeExecuted).toBe('Record Deal');
 			const left = () => {
 				const { clients, contracts } = atService(webhook, deal);
 				return [clients.length, contracts.length];
