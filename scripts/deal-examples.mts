@@ -542,7 +542,7 @@ export function dealExample(head: CrmHead): Workflow {
 		node('Every 10 Minutes', [x(start), 840], {
 			type: 'n8n-nodes-base.scheduleTrigger',
 			typeVersion: 1.2,
-			notes: `Once the workflow is published, every 10 minutes: finds the deals whose run stopped (their row unchanged for ${STOPPED_AFTER_MINUTES} minutes in a step), tries again the deals that could not finish, then tells a person of the deals that need one, in that order (top to bottom).`,
+			notes: `Once the workflow is published, every 10 minutes: finds the table, finds the deals whose run stopped (their row unchanged for ${STOPPED_AFTER_MINUTES} minutes in a step), tries again the deals that could not finish, then tells a person of the deals that need one, in that order (top to bottom, as n8n runs the steps after one).`,
 			parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 10 }] } },
 		}),
 		table(
