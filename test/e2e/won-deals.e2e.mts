@@ -478,8 +478,10 @@ const contractRequests = (clientKey: string) =>
 				clientKey,
 	).length;
 
+/** The Webhook example's driver, for its cases and for the user's own changes to it. */
+const webhook = webhookDriver(WEBHOOK);
+
 describe('deal-won-webhook.json', () => {
-	const webhook = webhookDriver(WEBHOOK);
 	wonDealCases(() => webhook, webhookEvent);
 
 	it('the CRM refusing the keys for a while (503, then 429): the deal waits in retry with its contract, the keys arrive once, nothing made twice', async () => {
@@ -696,6 +698,33 @@ describe("your own CRM's fields (README, step 4)", () => {
 		expect(await tableRows(suite.rest, tableId, { dealId: 'OPP-88' })).toMatchObject([
 			{ status: 'done' },
 		]);
+	});
+
+	it('Send Keys to CRM deactivated, to keep the keys only in Won deals: the deal done with its keys, nothing sent to the CRM', async () => {
+		const { id: _id, ...workflow } = setUp(WEBHOOK);
+		workflow.nodes = workflow.nodes.map((node) =>
+			node.name === 'Send Keys to CRM' ? { ...node, disabled: true } : node,
+		);
+		const deal = webhookEvent(15, 13);
+		const saved = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
+			method: 'POST',
+			body: JSON.stringify({
+				...workflow,
+				name: `${workflow.name} (keys kept in Won deals)`,
+				pinData: {
+					'Deal Won': [{ json: { headers: {}, params: {}, query: {}, body: webhookBody(deal) } }],
+				},
+			}),
+		});
+		const sentBefore = suite.recorder.requests.length;
+		const execution = await runFromTrigger(suite.rest, saved.id, 'Deal Won', GIVE_UP_MS);
+		expect(execution.status, runError(execution)).toBe('success');
+		const { contracts } = atService(webhook, deal);
+		expect(contracts).toHaveLength(1);
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'done', contractKey: contracts[0].contractKey },
+		]);
+		expect(suite.recorder.requests.length).toBe(sentBefore);
 	});
 });
 
