@@ -39,7 +39,7 @@ import {
 	restJson,
 } from './n8n-instance.mts';
 import { TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
-import { tableRows } from './data-tables.mts';
+import { dataTableId, tableRows } from './data-tables.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
 const EXAMPLE_FILE = 'deal-won-webhook.json';
@@ -245,15 +245,7 @@ function customerAtService(
 
 /** The id of the owner's data table of this name. */
 async function tableIdOf(name: string): Promise<string> {
-	const rest = await ownerSession(editor.url);
-	const project = await restJson<{ id: string }>(rest, '/rest/projects/personal');
-	const tables = await restJson<{ data: Array<{ id: string; name: string }> }>(
-		rest,
-		`/rest/projects/${project.id}/data-tables`,
-	);
-	const table = tables.data.find((found) => found.name === name);
-	if (!table) throw new Error(`no data table "${name}"`);
-	return table.id;
+	return await dataTableId(await ownerSession(editor.url), name);
 }
 
 /** The columns of the owner's data table of this name, in order. */
