@@ -204,7 +204,7 @@ export interface CrmHead {
 	dealFieldsNote: string;
 	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
 	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
-	/** The step after Save Contract that hands the keys to the CRM; its failures go to What Failed. */
+	/** The step after Save Contract that gives the CRM the keys; its failures go to What Failed. */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
 	/** A test event held on the trigger, which Execute workflow runs with. */
 	pinData?: Json;
@@ -296,7 +296,10 @@ export function dealExample(head: CrmHead): Workflow {
 							type: 'string',
 						})),
 						...(head.won ? [{ name: 'won', value: `={{ ${head.won} }}`, type: 'boolean' }] : []),
-					].map((assignment, index) => ({ id: `${nodeId(head.number, 99)}-${index}`, ...assignment })),
+					].map((assignment, index) => ({
+						id: `${nodeId(head.number, 99)}-${index}`,
+						...assignment,
+					})),
 				},
 				options: {},
 			},
@@ -327,7 +330,7 @@ export function dealExample(head: CrmHead): Workflow {
 			typeVersion: 1.1,
 			...RETRY,
 			executeOnce: true,
-			notes: `Makes the data table "${WON_DEALS_TABLE.name}" with its columns the first time the workflow runs, and finds it on every run after (Table → Create, Reuse Existing Tables). It runs first on both paths. n8n 1.x has no Table → Create: there, make the table as the README says and delete this step.`,
+			notes: `Makes the data table "${WON_DEALS_TABLE.name}" with its columns the first time the workflow runs, and finds it on every run after (Table → Create, Reuse Existing Tables). It runs before Record Deal, and first in each run of Every 10 Minutes. n8n 1.x has no Table → Create: there, make the table as the README says and delete this step.`,
 			parameters: {
 				resource: 'table',
 				operation: 'create',
@@ -875,7 +878,7 @@ export const PIPEDRIVE: CrmHead = {
 			2,
 			[240, 0],
 			"$json.data?.status === 'won' && ($json.previous == null || ($json.previous.status !== undefined && $json.previous.status !== 'won'))",
-			'Only a deal added won, or the change that marks a deal won, goes on: its status is won now and was something else before. Other changes of a deal, won or not, stop here.',
+			'Only a deal added won, or a change that turned its status to won, goes on. Other changes of a deal, won or not, stop here.',
 		),
 		crmStep(
 			2,

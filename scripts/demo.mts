@@ -25,6 +25,7 @@ import {
 	publishWorkflow,
 	readExample,
 	removeN8nHome,
+	sendKeysTo,
 	startN8n,
 	webhookPath,
 	type N8nHome,
@@ -78,15 +79,7 @@ async function main() {
 			contractSigningCredential({ baseUrl: service.url, apiKey: service.apiKey }),
 			crmSecretCredential(),
 		]);
-		const example = readExample('deal-won-webhook.json');
-		for (const node of example.nodes) {
-			if (node.name === 'Send Keys to CRM') {
-				node.parameters.url = String(node.parameters.url).replace(
-					'https://crm.example.com',
-					crm.url,
-				);
-			}
-		}
+		const example = sendKeysTo(readExample('deal-won-webhook.json'), crm.url);
 		await importWorkflows(home, [example, readExample('client-contract-and-user.json')]);
 		await publishWorkflow(home, example.id);
 

@@ -45,9 +45,10 @@ export function webhookBody(event: DealEvent) {
  * Person and Get Organization read. The trigger puts out the webhook's body as received: Pipedrive's
  * webhooks v2 (meta, data, previous), where previous holds only the fields the change altered
  * (Pipedrive's "Guide for Webhooks v2"); for a deal just added, meta.action create and previous
- * null, as that guide describes a create event (not in n8n's test data); the person and organization as n8n's Pipedrive v2 test
- * data has them (packages/nodes-base/nodes/Pipedrive/test/v2/mock-data.json). The customer is
- * the organization, whose id is the event's customerId; the person's id is the organization's
+ * null, as that guide describes a create event (not in n8n's test data); the person and
+ * organization as n8n's Pipedrive v2 test data has them
+ * (packages/nodes-base/nodes/Pipedrive/test/v2/mock-data.json). The customer is the
+ * organization, whose id is the event's customerId; the person's id is the organization's
  * plus 1000.
  */
 export function pipedrivePins(event: DealEvent): Pins {
@@ -226,10 +227,10 @@ export function hubspotPins(events: DealEvent[]): Pins {
 
 /**
  * One Salesforce Trigger poll (Opportunity Updated, or Opportunity Created for opportunities
- * created as they are), one item per opportunity with the fields the trigger queries (Id, AccountId, Amount, Probability, Type, LastModifiedDate), and what Get
- * Opportunity's query returns for each: the record with its account and, as SOQL nests a child
- * relationship, its primary contact role. The customer is the account, whose id is the event's
- * customerId.
+ * created as they are), one item per opportunity with the fields the trigger queries (Id,
+ * AccountId, Amount, Probability, Type, LastModifiedDate), and what Get Opportunity's query
+ * returns for each: the record with its account and, as SOQL nests a child relationship, its
+ * primary contact role. The customer is the account, whose id is the event's customerId.
  */
 export function salesforcePins(events: DealEvent[]): Pins {
 	const url = (type: string, id: string) => `/services/data/v59.0/sobjects/${type}/${id}`;

@@ -32,8 +32,8 @@ export async function createDataTable(rest: RestSession, table: DataTable): Prom
  * The table in every data table step of the workflow, as the README has users set it. The
  * examples find it by its name, which the pinned n8n does as shipped. Before 2.3 n8n has no By
  * Name (its Data table field offers From list and ID): users pick the table from the list, which
- * stores its id. n8n 1.x has no Table → Create either: users make the table by hand and delete the
- * step that would make it, with its connections.
+ * stores its id. n8n 1.x has no Table → Create either: users make the table by hand and delete
+ * the step that would make it, with its connections.
  */
 export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'> & { connections?: unknown }>(
 	workflow: T,
@@ -106,7 +106,7 @@ export async function tableRows(
 	);
 }
 
-/** Sets columns of the rows whose columns hold the given values, as a person edits them in the table. */
+/** Sets columns of the rows whose columns hold the given values, as a person edits the table. */
 export async function updateTableRows(
 	rest: RestSession,
 	tableId: string,

@@ -25,6 +25,7 @@ import {
 	readExample,
 	runError,
 	runFromTrigger,
+	sendKeysTo,
 	startN8n,
 	webhookPath,
 	type RestSession,
@@ -47,16 +48,7 @@ let n8n: RunningN8n;
 let rest: RestSession;
 
 async function started() {
-	const workflow = structuredClone(WEBHOOK);
-	for (const node of workflow.nodes) {
-		if (node.name === 'Send Keys to CRM') {
-			node.parameters.url = String(node.parameters.url).replace(
-				'https://crm.example.com',
-				suite.recorder.url,
-			);
-		}
-	}
-	await importWorkflows(suite.home, [workflow]);
+	await importWorkflows(suite.home, [sendKeysTo(structuredClone(WEBHOOK), suite.recorder.url)]);
 	// The workflow makes its table when it first runs (Make Table), here from its schedule.
 	n8n = suite.n8n;
 	rest = suite.rest;
@@ -132,7 +124,7 @@ async function killedDuring(deal: DealEvent, path: string, acted: () => boolean)
 	rest = await ownerSession(n8n.url);
 }
 
-/** Moves the deal's row back by `minutes` in n8n's SQLite database, as that much time passing would. */
+/** Moves the deal's row back by `minutes` in n8n's SQLite database, as that much time would. */
 function ageRow(deal: DealEvent, minutes: number) {
 	const database = join(suite.home.userFolder, '.n8n', 'database.sqlite');
 	const script = `

@@ -57,6 +57,22 @@ export interface ExampleWorkflow {
 export const readExample = (file: string) =>
 	JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 
+/**
+ * The example with its Send Keys to CRM aimed at `crmUrl`, as a user puts their CRM's address in
+ * place of crm.example.com; the workflow itself, changed.
+ */
+export function sendKeysTo<T extends Pick<ExampleWorkflow, 'nodes'>>(
+	workflow: T,
+	crmUrl: string,
+): T {
+	for (const node of workflow.nodes) {
+		if (node.name === 'Send Keys to CRM') {
+			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crmUrl);
+		}
+	}
+	return workflow;
+}
+
 /** The path a webhook example answers on, under /webhook/. */
 export function webhookPath(example: ExampleWorkflow): string {
 	const webhook = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')!;
@@ -139,7 +155,7 @@ export function contractSigningCredential(
 	return { id, name: 'Contract Signing account', type: CREDENTIAL_TYPE, data };
 }
 
-/** The secret the Webhook deal example's CRM sends, in the header its Header Auth credential names. */
+/** The secret the Webhook deal example's CRM sends, in the header its credential names. */
 export const CRM_SECRET_HEADER = { name: 'X-CRM-Secret', value: 'crm-secret-7d1f0a9e4c' };
 
 /** The Webhook deal example's Header Auth credential, as a user makes it, to import. */

@@ -5,7 +5,12 @@
 import type { RecordedCall, Recorder } from '../service/recorder.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 import { createDataTable, pickDataTable, type DataTable } from './data-tables.mts';
-import { readExample, type ExampleWorkflow, type RestSession } from './n8n-instance.mts';
+import {
+	readExample,
+	sendKeysTo,
+	type ExampleWorkflow,
+	type RestSession,
+} from './n8n-instance.mts';
 
 /** The table the example records deliveries in, as docs/examples.md has users make it. */
 const DELIVERIES_TABLE: DataTable = { name: 'CRM deliveries', columns: ['crmId'] };
@@ -25,13 +30,10 @@ export const pickDeliveriesTable = <T extends Pick<ExampleWorkflow, 'nodes'>>(
  * write-back aimed at `crmUrl` instead of crm.example.com.
  */
 export function onceExampleFor(crmUrl: string, deliveriesTableId: string): ExampleWorkflow {
-	const copy = pickDeliveriesTable(readExample('crm-contact-once.json'), deliveriesTableId);
-	for (const node of copy.nodes) {
-		if (node.name === 'Send Keys to CRM') {
-			node.parameters.url = String(node.parameters.url).replace('https://crm.example.com', crmUrl);
-		}
-	}
-	return copy;
+	return sendKeysTo(
+		pickDeliveriesTable(readExample('crm-contact-once.json'), deliveriesTableId),
+		crmUrl,
+	);
 }
 
 /** The contact a CRM posts to the webhook examples. */

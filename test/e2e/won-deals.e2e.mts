@@ -27,6 +27,7 @@ import {
 	restJson,
 	runError,
 	runFromTrigger,
+	sendKeysTo,
 	webhookPath,
 	type Execution,
 	type ExecutionSummary,
@@ -59,7 +60,7 @@ interface Driver {
 	title: string;
 	/** Delivers the events at the same instant; resolves once their runs have ended. */
 	deliver(events: DealEvent[]): Promise<void>;
-	/** Runs the workflow from Every 10 Minutes, as its schedule would; resolves once it has ended successfully. */
+	/** Runs the workflow from Every 10 Minutes, as its schedule would; the run must succeed. */
 	retry(): Promise<void>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
 	customKey(event: DealEvent): string;
@@ -96,16 +97,7 @@ function crmCredentials(examples: string[]) {
 
 /** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
 function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
-	const copy = pickDataTable(workflow, tableId, WON_DEALS_TABLE.name);
-	for (const node of copy.nodes) {
-		if (node.name === 'Send Keys to CRM') {
-			node.parameters.url = String(node.parameters.url).replace(
-				'https://crm.example.com',
-				suite.recorder.url,
-			);
-		}
-	}
-	return copy;
+	return sendKeysTo(pickDataTable(workflow, tableId, WON_DEALS_TABLE.name), suite.recorder.url);
 }
 
 /** The recorder is the CRM's side: it records the keys sent to each deal. */
