@@ -163,7 +163,7 @@ const sameRow = tableConditions(
 const TELL_A_PERSON = [
 	`$input.all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
 	"$input.all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'failed'",
-	"? 'refused ' + row.tries + ' times (' + row.problem + '). Correct this, then set its status to retry.'",
+	"? (Number(row.tries) ? 'refused ' + row.tries + ' times (' : 'not finished (') + row.problem + '). Correct this, then set its status to retry.'",
 	": row.clientKey ? 'the service may have made its contract “' + row.contractName + '” for the client ' + row.clientKey + ' without saying so. Look for it in your Contract Signing account and, if it is there, put its key in contractKey; then set its status to retry.'",
 	": 'the service may have made its client (Custom Key ' + row.customerId + ') without saying so. Look for it in your Contract Signing account and, if it is there, put its key in clientKey; then set its status to retry.')).join(' ')",
 ].join(' ');
@@ -187,10 +187,29 @@ export interface CrmHead {
 	file: string;
 	number: number;
 	title: string;
-	/** The steps from the trigger to the ones before Deal Fields, in order. */
+	/**
+	 * The steps from the trigger to the ones before Deal Fields, in order; with `lookups`, those
+	 * before Record Deal.
+	 */
 	steps: WorkflowNode[];
-	/** Their connections, up to and including those into Deal Fields. */
+	/** Their connections, up to and including those into Deal Fields (Make Table and Record Deal). */
 	connections: Workflow['connections'];
+	/**
+	 * For a CRM whose event holds little more than the deal's id: the steps that read the deal from
+	 * the CRM. The event is recorded first (its dealId only), so that a read that fails leaves a row
+	 * the retry finds; the reads start from the deal's row and end in Deal Fields, whose values are
+	 * then saved to the row. Each position is [column, row] from where the reads start.
+	 */
+	lookups?: {
+		/** The sticky note over the steps that read the deal. */
+		sticky: string;
+		/** The deal's id in the trigger's event, which Record Deal writes. */
+		dealId: string;
+		recordNote: string;
+		steps: WorkflowNode[];
+		/** Their connections, those into Deal Fields, Not Won and What Failed included. */
+		connections: Workflow['connections'];
+	};
 	/** Deal Fields' expressions: dealId, contractName, customerId, fullname, email, organization. */
 	fields: Record<
 		'dealId' | 'contractName' | 'customerId' | 'fullname' | 'email' | 'organization',
@@ -202,6 +221,8 @@ export interface CrmHead {
 	 */
 	won?: string;
 	dealFieldsNote: string;
+	/** The sticky note over the CRM's first steps. */
+	sticky: string;
 	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
 	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
 	/** The step after Save Contract that gives the CRM the keys; its failures go to What Failed. */
@@ -269,7 +290,16 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			notes,
 		);
-	const start = head.steps.length + (head.won ? 1 : 0);
+	const lookups = head.lookups;
+	/** The column of Record Deal, less 2; with lookups, Deal Fields and Won? are not before it. */
+	const start = lookups
+		? Math.max(...head.steps.map((step) => step.position[0])) / x(1)
+		: head.steps.length + (head.won ? 1 : 0);
+	/** The steps after Has Contract? move right by one for Has Customer?. */
+	const s = lookups ? 1 : 0;
+	/** Where a step of the reads from the CRM goes: above the row of the deal's own steps. */
+	const above = (column: number, row = 0): [number, number] => [x(start + 8 + column), -760 + row];
+	const afterLookups = lookups ? Math.max(...lookups.steps.map((step) => step.position[0])) + 1 : 0;
 	/**
 	 * What the failure on What Failed's input says: its HTTP status or network code (the HTTP
 	 * Request node's `status`, other nodes' `httpCode`, the Contract Signing node's `code`), and
@@ -283,7 +313,7 @@ export function dealExample(head: CrmHead): Workflow {
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
-		node('Deal Fields', [x(head.steps.length), 0], {
+		node('Deal Fields', lookups ? above(afterLookups) : [x(head.steps.length), 0], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: head.dealFieldsNote,
@@ -304,7 +334,7 @@ export function dealExample(head: CrmHead): Workflow {
 				options: {},
 			},
 		}),
-		...(head.won
+		...(head.won && !lookups
 			? [
 					node('Won?', [x(start), 0], {
 						type: 'n8n-nodes-base.if',
@@ -315,7 +345,7 @@ export function dealExample(head: CrmHead): Workflow {
 					}),
 				]
 			: []),
-		node('Has Ids?', [x(start + 1), 0], {
+		node('Has Ids?', lookups ? above(afterLookups + 1) : [x(start + 1), 0], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
@@ -325,7 +355,7 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition('={{ $json.customerId }}', notEmpty),
 			]),
 		}),
-		node('Make Table', [x(start + 1), -200], {
+		node('Make Table', [x(start + 2), -200], {
 			type: 'n8n-nodes-base.dataTable',
 			typeVersion: 1.1,
 			...RETRY,
@@ -339,37 +369,55 @@ export function dealExample(head: CrmHead): Workflow {
 				options: { createIfNotExists: true },
 			},
 		}),
-		node('No Ids', [x(start + 2), 200], {
-			type: 'n8n-nodes-base.stopAndError',
-			typeVersion: 1,
-			parameters: {
-				errorMessage:
-					'The won deal has no deal id or no customer id: in Deal Fields, map dealId and customerId to the ids your CRM sends.',
-			},
-		}),
+		lookups
+			? updateDeal(
+					'No Ids',
+					above(afterLookups + 2, 200),
+					{
+						status: 'failed',
+						problem:
+							'The won deal has no customer in the CRM: give it one there (or map customerId in Deal Fields).',
+						told: 'no',
+					},
+					'A won deal without a customer cannot get a client: a person is asked to give it one.',
+				)
+			: node('No Ids', [x(start + 2), 200], {
+					type: 'n8n-nodes-base.stopAndError',
+					typeVersion: 1,
+					parameters: {
+						errorMessage:
+							'The won deal has no deal id or no customer id: in Deal Fields, map dealId and customerId to the ids your CRM sends.',
+					},
+				}),
 		table(
 			'Record Deal',
 			[x(start + 2), 0],
 			'insert',
 			{
-				columns: tableColumns({
-					dealId: '={{ $json.dealId }}',
-					customerId: '={{ $json.customerId }}',
-					contractName: '={{ $json.contractName }}',
-					fullname: '={{ $json.fullname }}',
-					email: '={{ $json.email }}',
-					organization: '={{ $json.organization }}',
-					status: 'new',
-					tries: '0',
-				}),
+				columns: tableColumns(
+					lookups
+						? { dealId: `={{ String(${lookups.dealId}) }}`, status: 'new', tries: '0' }
+						: {
+								dealId: '={{ $json.dealId }}',
+								customerId: '={{ $json.customerId }}',
+								contractName: '={{ $json.contractName }}',
+								fullname: '={{ $json.fullname }}',
+								email: '={{ $json.email }}',
+								organization: '={{ $json.organization }}',
+								status: 'new',
+								tries: '0',
+							},
+				),
 				options: {},
 			},
-			`Writes the won deal to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, its keys, and its status, which says before each step what the step is about to do.`,
+			`${lookups ? lookups.recordNote : 'Writes the won deal'} to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, its keys, and its status, which says before each step what the step is about to do.`,
 		),
 		node('Deal', [x(start + 3), 0], {
 			type: 'n8n-nodes-base.noOp',
 			typeVersion: 1,
-			notes: "The deal's row, new or tried again: the steps after this one read it here.",
+			notes: lookups
+				? "The deal's row, new, tried again, or back with what was read from the CRM: the steps after this one read it here."
+				: "The deal's row, new or tried again: the steps after this one read it here.",
 			parameters: {},
 		}),
 		firstRow(
@@ -409,13 +457,55 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty),
 			]),
 		}),
+		...(lookups
+			? [
+					node('Has Customer?', [x(start + 7), 120], {
+						type: 'n8n-nodes-base.if',
+						typeVersion: 2.2,
+						notes:
+							"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
+						parameters: allOf(nodeId(head.number, 89), [
+							ifCondition(`={{ ${deal('customerId')} }}`, notEmpty),
+						]),
+					}),
+					...lookups.steps.map((step) => ({
+						...step,
+						position: above(step.position[0], step.position[1]),
+					})),
+					updateDeal(
+						'Save Details',
+						above(afterLookups + 2),
+						{
+							customerId: '={{ $json.customerId }}',
+							contractName: '={{ $json.contractName }}',
+							fullname: '={{ $json.fullname }}',
+							email: '={{ $json.email }}',
+							organization: '={{ $json.organization }}',
+						},
+						"Writes what was read from the CRM to the deal's row, and takes the deal back to Deal: from there it goes on as a deal whose customer is known.",
+					),
+					table(
+						'Not Won',
+						above(lookups.steps.find((step) => step.name === 'Won?')?.position[0] ?? 0, -200),
+						'deleteRows',
+						{
+							...tableConditions(
+								[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
+								'allConditions',
+							),
+							options: {},
+						},
+						'Deletes the row of a deal that is not won: the table keeps won deals only.',
+					),
+				]
+			: []),
 		firstRow(
 			"Customer's First Deal",
-			[x(start + 7), 120],
+			[x(start + 7 + s), 120],
 			'customerId',
 			"Reads the customer's first deal: it holds the customer's client once one is made.",
 		),
-		node('Has Client?', [x(start + 8), 120], {
+		node('Has Client?', [x(start + 8 + s), 120], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes: 'A customer with a client gets the contract for that client.',
@@ -423,11 +513,11 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Making Contract',
-			[x(start + 11), 120],
+			[x(start + 11 + s), 120],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
 		),
-		node('First Deal?', [x(start + 9), 320], {
+		node('First Deal?', [x(start + 9 + s), 320], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
@@ -438,11 +528,11 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Making Client',
-			[x(start + 10), 320],
+			[x(start + 10 + s), 320],
 			{ status: 'making client' },
 			"Says in the deal's row that the customer's client is about to be made: if the run stops before the client's key is saved, the client may exist, and a person is asked to look.",
 		),
-		node('Create Client', [x(start + 11), 320], {
+		node('Create Client', [x(start + 11 + s), 320], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -463,20 +553,20 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Client',
-			[x(start + 12), 240],
+			[x(start + 12 + s), 240],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Writes the new client's key to the deal's row, the customer's first: every later deal of the customer finds it there. The contract is made next.",
 		),
 		updateDeal(
 			'Wait for Client',
-			[x(start + 10), 480],
+			[x(start + 10 + s), 480],
 			{
 				status: 'waiting',
 				problem: "The customer's first deal has not made the client yet.",
 			},
 			'Marks the deal waiting: Every 10 Minutes tries it again.',
 		),
-		node('Create Contract', [x(start + 13), 120], {
+		node('Create Contract', [x(start + 13 + s), 120], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -494,7 +584,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Contract',
-			[x(start + 14), 120],
+			[x(start + 14 + s), 120],
 			{
 				clientKey: '={{ $json.clientKey }}',
 				contractKey: '={{ $json.contractKey }}',
@@ -504,11 +594,11 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		updateDeal(
 			'Done',
-			[x(start + 16), 0],
+			[x(start + 16 + s), 0],
 			{ status: 'done', problem: '', tries: '0' },
 			'The CRM took the keys: the deal is done.',
 		),
-		node('What Failed', [x(start + 16), 480], {
+		node('What Failed', [x(start + 16 + s), 480], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
@@ -533,7 +623,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Mark for Retry',
-			[x(start + 17), 480],
+			[x(start + 17 + s), 480],
 			{
 				status: '={{ $json.status }}',
 				tries: '={{ $json.tries }}',
@@ -542,7 +632,7 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			"Writes what failed to the deal's row: Every 10 Minutes tries a retry again, and tells a person of a check or a failed deal.",
 		),
-		node('Every 10 Minutes', [x(start), 840], {
+		node('Every 10 Minutes', [x(start), 1240], {
 			type: 'n8n-nodes-base.scheduleTrigger',
 			typeVersion: 1.2,
 			notes: `Once the workflow is published, every 10 minutes: finds the table, finds the deals whose run stopped (their row unchanged for ${STOPPED_AFTER_MINUTES} minutes in a step), tries again the deals that could not finish, then tells a person of the deals that need one, in that order (top to bottom, as n8n runs the steps after one).`,
@@ -550,7 +640,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		table(
 			'Stopped Runs',
-			[x(start + 1), 600],
+			[x(start + 1), 1000],
 			'get',
 			{
 				...tableConditions(
@@ -572,7 +662,7 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			`The deals whose run stopped: in a step (new, making client, making contract, sending keys) and unchanged for ${STOPPED_AFTER_MINUTES} minutes, far longer than a run takes.`,
 		),
-		node('Was Creating?', [x(start + 2), 600], {
+		node('Was Creating?', [x(start + 2), 1000], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
@@ -591,7 +681,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		table(
 			'Mark Check',
-			[x(start + 3), 500],
+			[x(start + 3), 900],
 			'update',
 			{
 				...sameRow,
@@ -607,7 +697,7 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Mark Retry',
-			[x(start + 3), 700],
+			[x(start + 3), 1100],
 			'update',
 			{
 				...sameRow,
@@ -618,7 +708,7 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Deals to Retry',
-			[x(start + 1), 840],
+			[x(start + 1), 1240],
 			'get',
 			{
 				...tableConditions(
@@ -634,14 +724,14 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Take Over',
-			[x(start + 2), 840],
+			[x(start + 2), 1240],
 			'update',
 			{ ...sameRow, columns: tableColumns({ status: 'new' }), options: {} },
 			'Sets the deal back to new, unless another run took it first: only the run that changed the row goes on with it.',
 		),
 		table(
 			'Deals for a Person',
-			[x(start + 1), 1040],
+			[x(start + 1), 1440],
 			'get',
 			{
 				...tableConditions([{ column: 'told', condition: 'eq', value: 'no' }], 'allConditions'),
@@ -651,12 +741,12 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Mark Told',
-			[x(start + 2), 1040],
+			[x(start + 2), 1440],
 			'update',
 			{ ...sameRow, columns: tableColumns({ told: 'yes' }), options: {} },
 			'Each deal is told of once.',
 		),
-		node('Tell a Person', [x(start + 3), 1040], {
+		node('Tell a Person', [x(start + 3), 1440], {
 			type: 'n8n-nodes-base.stopAndError',
 			typeVersion: 1,
 			notes:
@@ -671,14 +761,23 @@ export function dealExample(head: CrmHead): Workflow {
 		...head.keysToCrm,
 		onError: 'continueErrorOutput',
 		id: nodeId(head.number, counter++),
-		position: [x(start + 15), 0] as [number, number],
+		position: [x(start + 15 + s), 0] as [number, number],
 	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
-		...(head.won
-			? { 'Deal Fields': { main: [to('Won?')] }, 'Won?': { main: [to('Has Ids?')] } }
-			: { 'Deal Fields': { main: [to('Has Ids?')] } }),
-		'Has Ids?': { main: [to('Make Table', 'Record Deal'), to('No Ids')] },
+		...(lookups
+			? {
+					...lookups.connections,
+					'Deal Fields': { main: [to('Has Ids?')] },
+					'Has Ids?': { main: [to('Save Details'), to('No Ids')] },
+					'Save Details': { main: [to('Deal')] },
+				}
+			: {
+					...(head.won
+						? { 'Deal Fields': { main: [to('Won?')] }, 'Won?': { main: [to('Has Ids?')] } }
+						: { 'Deal Fields': { main: [to('Has Ids?')] } }),
+					'Has Ids?': { main: [to('Make Table', 'Record Deal'), to('No Ids')] },
+				}),
 		...(head.recorded
 			? {
 					'Record Deal': { main: [to(head.recorded.name)] },
@@ -688,7 +787,12 @@ export function dealExample(head: CrmHead): Workflow {
 		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
 		'First Time?': { main: [to('Has Contract?'), to('Forget Repeat')] },
-		'Has Contract?': { main: [to(keysToCrm.name), to("Customer's First Deal")] },
+		...(lookups
+			? {
+					'Has Contract?': { main: [to(keysToCrm.name), to('Has Customer?')] },
+					'Has Customer?': { main: [to("Customer's First Deal"), to(lookups.steps[0].name)] },
+				}
+			: { 'Has Contract?': { main: [to(keysToCrm.name), to("Customer's First Deal")] } }),
 		"Customer's First Deal": { main: [to('Has Client?')] },
 		'Has Client?': { main: [to('Making Contract'), to('First Deal?')] },
 		'Making Contract': { main: [to('Create Contract')] },
@@ -710,14 +814,88 @@ export function dealExample(head: CrmHead): Workflow {
 		'Deals for a Person': { main: [to('Mark Told')] },
 		'Mark Told': { main: [to('Tell a Person')] },
 	};
+	const nodes = [...head.steps, ...shared, ...recorded, keysToCrm];
+	const named = (names: string[]) => nodes.filter((step) => names.includes(step.name));
+	const sweep = [
+		'Every 10 Minutes',
+		'Stopped Runs',
+		'Was Creating?',
+		'Mark Check',
+		'Mark Retry',
+		'Deals to Retry',
+		'Take Over',
+		'Deals for a Person',
+		'Mark Told',
+		'Tell a Person',
+	];
+	const reads = lookups
+		? [
+				...lookups.steps.map((step) => step.name),
+				'Deal Fields',
+				'Has Ids?',
+				'No Ids',
+				'Save Details',
+				'Not Won',
+			]
+		: [];
+	const crm = [
+		...head.steps.map((step) => step.name),
+		...(lookups ? [] : ['Deal Fields', ...(head.won ? ['Won?'] : [])]),
+	];
+	const stickies = [
+		sticky(nodeId(head.number, 80), 'Sticky Note', head.sticky, named(crm), 4),
+		...(lookups
+			? [sticky(nodeId(head.number, 81), 'Sticky Note1', lookups.sticky, named(reads), 4)]
+			: []),
+		sticky(
+			nodeId(head.number, 82),
+			'Sticky Note2',
+			`## One client per customer, one contract per deal\nThe deal's row in the data table **${WON_DEALS_TABLE.name}** says each step before it is taken. Set your Template Key in **Create Contract**. A step that fails goes to **What Failed**: the deal is tried again every 10 minutes, or a person is told.`,
+			nodes.filter((step) => ![...crm, ...reads, ...sweep].includes(step.name)),
+			7,
+		),
+		sticky(
+			nodeId(head.number, 83),
+			'Sticky Note3',
+			"## Every 10 minutes, once published\nFinds the runs that stopped, tries again the deals that can go on, and fails its run naming each deal only a person can finish: pick an Error Workflow in the workflow's settings to get that by e-mail (README).",
+			named(sweep),
+			6,
+		),
+	];
 	return {
 		id: `csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
 		name: head.title,
-		nodes: [...head.steps, ...shared, ...recorded, keysToCrm],
+		nodes: [...nodes, ...stickies],
 		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
 		pinData: head.pinData ?? {},
+	};
+}
+
+/** A sticky note behind the given steps, with room above them for its text. */
+function sticky(
+	id: string,
+	name: string,
+	content: string,
+	steps: WorkflowNode[],
+	color: number,
+): WorkflowNode {
+	const xs = steps.map((step) => step.position[0]);
+	const ys = steps.map((step) => step.position[1]);
+	const [left, top] = [Math.min(...xs) - 60, Math.min(...ys) - 160];
+	return {
+		id,
+		name,
+		type: 'n8n-nodes-base.stickyNote',
+		typeVersion: 1,
+		position: [left, top],
+		parameters: {
+			content,
+			width: Math.max(Math.max(...xs) + 160 - left, 440),
+			height: Math.max(...ys) + 160 - top,
+			color,
+		},
 	};
 }
 
@@ -810,6 +988,8 @@ export const WEBHOOK: CrmHead = {
 		email: '$json.body.customer?.email',
 		organization: '$json.body.customer?.company',
 	},
+	sticky:
+		'## Your CRM\nYour CRM posts each changed deal to **Deal Won**, with your secret in a header (README, step 4). **Deal Fields** is the one step to adapt to what your CRM sends.',
 	dealFieldsNote:
 		"Your CRM's fields, in the one place the workflow reads them: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), the customer's fullname, email and organization, and won, true when the deal is won. If your CRM sends other names or says won otherwise, change the values here and nothing else.",
 	recorded: {
@@ -851,7 +1031,7 @@ const PIPEDRIVE_CREDENTIAL = {
 const PIPEDRIVE_WEBHOOK_LOGIN = {
 	httpBasicAuth: { id: 'pipedriveWebhookLogin', name: 'Pipedrive webhook login' },
 };
-const pipedriveDeal = (field: string) => `$('Pipedrive Trigger').item.json.data.${field}`;
+const pipedriveDeal = (field: string) => `$('Get Deal').item.json.${field}`;
 
 export const PIPEDRIVE: CrmHead = {
 	file: 'deal-won-pipedrive.json',
@@ -880,65 +1060,103 @@ export const PIPEDRIVE: CrmHead = {
 			"$json.data?.status === 'won' && ($json.previous == null || ($json.previous.status !== undefined && $json.previous.status !== 'won'))",
 			'Only a deal added won, or a change that turned its status to won, goes on. Other changes of a deal, won or not, stop here.',
 		),
-		crmStep(
-			2,
-			3,
-			{
-				name: 'Get Person',
-				type: 'n8n-nodes-base.pipedrive',
-				typeVersion: 2,
-				position: [480, 0],
-				...RETRY,
-				notes:
-					"Reads the deal's contact person (Person → Get): the person becomes the client's user, who gets the contract. Pick the same Pipedrive credential.",
-				parameters: {
-					resource: 'person',
-					operation: 'get',
-					personId: '={{ $json.data.person_id }}',
-				},
-			},
-			PIPEDRIVE_CREDENTIAL,
-		),
-		{
-			id: nodeId(2, 4),
-			name: 'Has Organization?',
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			position: [720, 0],
-			notes:
-				"A deal of an organization reads the organization's name; a person's own deal goes straight on.",
-			parameters: allOf(nodeId(2, 94), [
-				ifCondition(`={{ ${pipedriveDeal('org_id')} }}`, numberExists),
-			]),
-		},
-		crmStep(
-			2,
-			5,
-			{
-				name: 'Get Organization',
-				type: 'n8n-nodes-base.pipedrive',
-				typeVersion: 2,
-				position: [960, -120],
-				...RETRY,
-				notes: "Reads the deal's organization (Organization → Get) for its name.",
-				parameters: {
-					resource: 'organization',
-					operation: 'get',
-					organizationId: `={{ ${pipedriveDeal('org_id')} }}`,
-				},
-			},
-			PIPEDRIVE_CREDENTIAL,
-		),
 	],
 	connections: {
 		'Pipedrive Trigger': { main: [to('Won?')] },
-		'Won?': { main: [to('Get Person')] },
-		'Get Person': { main: [to('Has Organization?')] },
-		'Has Organization?': { main: [to('Get Organization'), to('Deal Fields')] },
-		'Get Organization': { main: [to('Deal Fields')] },
+		'Won?': { main: [to('Make Table', 'Record Deal')] },
+	},
+	sticky:
+		'## Pipedrive\n**Pipedrive Trigger** hears each deal added or changed; **Won?** lets a new win through, which is written to Won deals at once.',
+	lookups: {
+		sticky:
+			'## Read from Pipedrive\nThe deal, its person and its organization, read once the deal is in Won deals; **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
+		dealId: '$json.data.id',
+		recordNote: 'Writes the won deal (its id)',
+		steps: [
+			crmStep(
+				2,
+				6,
+				{
+					name: 'Get Deal',
+					type: 'n8n-nodes-base.pipedrive',
+					typeVersion: 2,
+					position: [0, 0],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes:
+						"Reads the deal (Deal → Get) for its title, person and organization. Pick the same Pipedrive credential. If Pipedrive cannot answer, Every 10 Minutes reads it again. Keep Show Raw Field Keys on here and in the two steps after: with it off, Pipedrive's step reads the names of your custom fields first, and when that fails the deal goes on unread instead of to What Failed.",
+					parameters: {
+						resource: 'deal',
+						operation: 'get',
+						dealId: `={{ Number(${deal('dealId')}) }}`,
+						rawCustomFieldOutput: true,
+					},
+				},
+				PIPEDRIVE_CREDENTIAL,
+			),
+			crmStep(
+				2,
+				3,
+				{
+					name: 'Get Person',
+					type: 'n8n-nodes-base.pipedrive',
+					typeVersion: 2,
+					position: [1, 0],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes:
+						"Reads the deal's contact person (Person → Get): the person becomes the client's user, who gets the contract.",
+					parameters: {
+						resource: 'person',
+						operation: 'get',
+						personId: '={{ $json.person_id }}',
+						rawCustomFieldOutput: true,
+					},
+				},
+				PIPEDRIVE_CREDENTIAL,
+			),
+			{
+				id: nodeId(2, 4),
+				name: 'Has Organization?',
+				type: 'n8n-nodes-base.if',
+				typeVersion: 2.2,
+				position: [2, 0],
+				notes:
+					"A deal of an organization reads the organization's name; a person's own deal goes straight on.",
+				parameters: allOf(nodeId(2, 94), [
+					ifCondition(`={{ ${pipedriveDeal('org_id')} }}`, numberExists),
+				]),
+			},
+			crmStep(
+				2,
+				5,
+				{
+					name: 'Get Organization',
+					type: 'n8n-nodes-base.pipedrive',
+					typeVersion: 2,
+					position: [3, -120],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes: "Reads the deal's organization (Organization → Get) for its name.",
+					parameters: {
+						resource: 'organization',
+						operation: 'get',
+						organizationId: `={{ ${pipedriveDeal('org_id')} }}`,
+						rawCustomFieldOutput: true,
+					},
+				},
+				PIPEDRIVE_CREDENTIAL,
+			),
+		],
+		connections: {
+			'Get Deal': { main: [to('Get Person'), to('What Failed')] },
+			'Get Person': { main: [to('Has Organization?'), to('What Failed')] },
+			'Has Organization?': { main: [to('Get Organization'), to('Deal Fields')] },
+			'Get Organization': { main: [to('Deal Fields'), to('What Failed')] },
+		},
 	},
 	fields: {
-		dealId: pipedriveDeal('id'),
+		dealId: deal('dealId'),
 		contractName: pipedriveDeal('title'),
 		customerId: `${pipedriveDeal('org_id')} ? 'organization ' + ${pipedriveDeal('org_id')} : ${pipedriveDeal('person_id')} ? 'person ' + ${pipedriveDeal('person_id')} : ''`,
 		fullname: "$('Get Person').item.json.name",
@@ -1000,102 +1218,116 @@ export const HUBSPOT: CrmHead = {
 			},
 			HUBSPOT_APP,
 		),
-		crmStep(
-			3,
-			3,
-			{
-				name: 'Get Deal',
-				type: 'n8n-nodes-base.hubspot',
-				typeVersion: 2.2,
-				position: [240, 0],
-				...RETRY,
-				notes:
-					"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes).",
-				parameters: {
-					authentication: 'appToken',
-					resource: 'deal',
-					operation: 'get',
-					dealId: hubspotId('={{ $json.dealId }}'),
-					filters: {},
-				},
-			},
-			HUBSPOT_KEY,
-		),
-		wonIf(
-			3,
-			2,
-			[480, 0],
-			"$json.properties?.hs_is_closed_won?.value === 'true'",
-			"Only a won deal goes on, in any pipeline: HubSpot's own property hs_is_closed_won says so whatever the won stage is called. One won before and changed since goes on too, and First Time? stops it: it already has its contract.",
-		),
-		crmStep(
-			3,
-			4,
-			{
-				name: 'Get Contact',
-				type: 'n8n-nodes-base.hubspot',
-				typeVersion: 2.2,
-				position: [720, 0],
-				...RETRY,
-				notes:
-					"Reads the deal's first contact (Contact → Get): the contact becomes the client's user, who gets the contract.",
-				parameters: {
-					authentication: 'appToken',
-					resource: 'contact',
-					operation: 'get',
-					contactId: hubspotId('={{ $json.associations.associatedVids[0] }}'),
-					additionalFields: {},
-				},
-			},
-			HUBSPOT_KEY,
-		),
-		{
-			id: nodeId(3, 5),
-			name: 'Has Company?',
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			position: [960, 0],
-			notes: "A deal of a company reads the company's name; a contact's own deal goes straight on.",
-			parameters: allOf(nodeId(3, 94), [
-				ifCondition(
-					"={{ $('Get Deal').item.json.associations.associatedCompanyIds[0] }}",
-					numberExists,
-				),
-			]),
-		},
-		crmStep(
-			3,
-			6,
-			{
-				name: 'Get Company',
-				type: 'n8n-nodes-base.hubspot',
-				typeVersion: 2.2,
-				position: [1200, -120],
-				...RETRY,
-				notes: "Reads the deal's first company (Company → Get) for its name.",
-				parameters: {
-					authentication: 'appToken',
-					resource: 'company',
-					operation: 'get',
-					companyId: hubspotId(
-						"={{ $('Get Deal').item.json.associations.associatedCompanyIds[0] }}",
-					),
-					additionalFields: {},
-				},
-			},
-			HUBSPOT_KEY,
-		),
 	],
-	connections: {
-		'HubSpot Trigger': { main: [to('Get Deal')] },
-		'Get Deal': { main: [to('Won?')] },
-		'Won?': { main: [to('Get Contact')] },
-		'Get Contact': { main: [to('Has Company?')] },
-		'Has Company?': { main: [to('Get Company'), to('Deal Fields')] },
-		'Get Company': { main: [to('Deal Fields')] },
+	connections: { 'HubSpot Trigger': { main: [to('Make Table', 'Record Deal')] } },
+	sticky:
+		"## HubSpot\n**HubSpot Trigger** hears each deal created and each change of a deal's stage; each deal it hears of is written to Won deals at once, won or not yet known.",
+	lookups: {
+		sticky:
+			'## Read from HubSpot\nThe deal, its contact and its company, read once the deal is in Won deals; a deal that is not won is deleted again (**Not Won**). **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
+		dealId: '$json.dealId',
+		recordNote: 'Writes the deal of each event (its id), before it is known to be won,',
+		steps: [
+			crmStep(
+				3,
+				3,
+				{
+					name: 'Get Deal',
+					type: 'n8n-nodes-base.hubspot',
+					typeVersion: 2.2,
+					position: [0, 0],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes:
+						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes). If HubSpot cannot answer, Every 10 Minutes reads it again.",
+					parameters: {
+						authentication: 'appToken',
+						resource: 'deal',
+						operation: 'get',
+						dealId: hubspotId(`={{ ${deal('dealId')} }}`),
+						filters: {},
+					},
+				},
+				HUBSPOT_KEY,
+			),
+			wonIf(
+				3,
+				2,
+				[1, 0],
+				"$json.properties?.hs_is_closed_won?.value === 'true'",
+				"Only a won deal goes on, in any pipeline: HubSpot's own property hs_is_closed_won says so whatever the won stage is called. One won before and changed since goes on too, and First Time? stops it: it already has its contract.",
+			),
+			crmStep(
+				3,
+				4,
+				{
+					name: 'Get Contact',
+					type: 'n8n-nodes-base.hubspot',
+					typeVersion: 2.2,
+					position: [2, 0],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes:
+						"Reads the deal's first contact (Contact → Get): the contact becomes the client's user, who gets the contract.",
+					parameters: {
+						authentication: 'appToken',
+						resource: 'contact',
+						operation: 'get',
+						contactId: hubspotId('={{ $json.associations.associatedVids[0] }}'),
+						additionalFields: {},
+					},
+				},
+				HUBSPOT_KEY,
+			),
+			{
+				id: nodeId(3, 5),
+				name: 'Has Company?',
+				type: 'n8n-nodes-base.if',
+				typeVersion: 2.2,
+				position: [3, 0],
+				notes:
+					"A deal of a company reads the company's name; a contact's own deal goes straight on.",
+				parameters: allOf(nodeId(3, 94), [
+					ifCondition(
+						"={{ $('Get Deal').item.json.associations.associatedCompanyIds[0] }}",
+						numberExists,
+					),
+				]),
+			},
+			crmStep(
+				3,
+				6,
+				{
+					name: 'Get Company',
+					type: 'n8n-nodes-base.hubspot',
+					typeVersion: 2.2,
+					position: [4, -120],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes: "Reads the deal's first company (Company → Get) for its name.",
+					parameters: {
+						authentication: 'appToken',
+						resource: 'company',
+						operation: 'get',
+						companyId: hubspotId(
+							"={{ $('Get Deal').item.json.associations.associatedCompanyIds[0] }}",
+						),
+						additionalFields: {},
+					},
+				},
+				HUBSPOT_KEY,
+			),
+		],
+		connections: {
+			'Get Deal': { main: [to('Won?'), to('What Failed')] },
+			'Won?': { main: [to('Get Contact'), to('Not Won')] },
+			'Get Contact': { main: [to('Has Company?'), to('What Failed')] },
+			'Has Company?': { main: [to('Get Company'), to('Deal Fields')] },
+			'Get Company': { main: [to('Deal Fields'), to('What Failed')] },
+		},
 	},
 	fields: {
-		dealId: "$('HubSpot Trigger').item.json.dealId",
+		dealId: deal('dealId'),
 		contractName: "$('Get Deal').item.json.properties.dealname?.value",
 		customerId:
 			"$('Get Deal').item.json.associations.associatedCompanyIds[0] ? 'company ' + $('Get Deal').item.json.associations.associatedCompanyIds[0] : $('Get Contact').item.json.vid ? 'contact ' + $('Get Contact').item.json.vid : ''",
@@ -1178,43 +1410,55 @@ export const SALESFORCE: CrmHead = {
 			},
 			SALESFORCE_CREDENTIAL,
 		),
-		crmStep(
-			4,
-			2,
-			{
-				name: 'Get Opportunity',
-				type: 'n8n-nodes-base.salesforce',
-				typeVersion: 1.1,
-				position: [240, 0],
-				...RETRY,
-				notes:
-					"Reads the opportunity with its account's name and its primary contact in one query (Search → Query). Pick the same Salesforce credential.",
-				parameters: {
-					authentication: 'oAuth2',
-					resource: 'search',
-					operation: 'query',
-					query:
-						"=SELECT Id, Name, IsWon, AccountId, Account.Name, (SELECT Contact.Name, Contact.Email FROM OpportunityContactRoles WHERE IsPrimary = true) FROM Opportunity WHERE Id = '{{ $json.Id }}'",
-				},
-			},
-			SALESFORCE_CREDENTIAL,
-		),
-		wonIf(
-			4,
-			3,
-			[480, 0],
-			'$json.IsWon === true',
-			'Only a won opportunity goes on. One won before and changed since goes on too, and First Time? stops it: it already has its contract.',
-		),
 	],
 	connections: {
-		'Opportunity Updated': { main: [to('Get Opportunity')] },
-		'Opportunity Created': { main: [to('Get Opportunity')] },
-		'Get Opportunity': { main: [to('Won?')] },
-		'Won?': { main: [to('Deal Fields')] },
+		'Opportunity Updated': { main: [to('Make Table', 'Record Deal')] },
+		'Opportunity Created': { main: [to('Make Table', 'Record Deal')] },
+	},
+	sticky:
+		'## Salesforce\nThe two triggers ask Salesforce every minute for the opportunities changed and created; each is written to Won deals at once, won or not yet known.',
+	lookups: {
+		sticky:
+			'## Read from Salesforce\nThe opportunity, its account and its primary contact, read once it is in Won deals; one that is not won is deleted again (**Not Won**). **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
+		dealId: '$json.Id',
+		recordNote: 'Writes the opportunity (its id), before it is known to be won,',
+		steps: [
+			crmStep(
+				4,
+				2,
+				{
+					name: 'Get Opportunity',
+					type: 'n8n-nodes-base.salesforce',
+					typeVersion: 1.1,
+					position: [0, 0],
+					...RETRY,
+					onError: 'continueErrorOutput',
+					notes:
+						"Reads the opportunity with its account's name and its primary contact in one query (Search → Query). Pick the same Salesforce credential. If Salesforce cannot answer, Every 10 Minutes reads it again.",
+					parameters: {
+						authentication: 'oAuth2',
+						resource: 'search',
+						operation: 'query',
+						query: `=SELECT Id, Name, IsWon, AccountId, Account.Name, (SELECT Contact.Name, Contact.Email FROM OpportunityContactRoles WHERE IsPrimary = true) FROM Opportunity WHERE Id = '{{ ${deal('dealId')} }}'`,
+					},
+				},
+				SALESFORCE_CREDENTIAL,
+			),
+			wonIf(
+				4,
+				3,
+				[1, 0],
+				'$json.IsWon === true',
+				'Only a won opportunity goes on. One won before and changed since goes on too, and First Time? stops it: it already has its contract.',
+			),
+		],
+		connections: {
+			'Get Opportunity': { main: [to('Won?'), to('What Failed')] },
+			'Won?': { main: [to('Deal Fields'), to('Not Won')] },
+		},
 	},
 	fields: {
-		dealId: opportunity('Id'),
+		dealId: deal('dealId'),
 		contractName: opportunity('Name'),
 		customerId: `${opportunity('AccountId')} ? 'account ' + ${opportunity('AccountId')} : ''`,
 		fullname: `${opportunity('OpportunityContactRoles')}?.records?.[0]?.Contact?.Name`,

@@ -41,8 +41,15 @@ export function webhookBody(event: DealEvent) {
 }
 
 /**
- * One Pipedrive Trigger event (Action All, Entity Deal), and the person and organization Get
- * Person and Get Organization read. The trigger puts out the webhook's body as received: Pipedrive's
+ * The events of a batch each deal's first: the examples read a deal from the CRM only for the first
+ * row written for it, so a CRM step gets one item per deal, as its pin must have.
+ */
+const firstOfEach = (events: DealEvent[]) =>
+	events.filter((event, index) => events.findIndex((e) => e.dealId === event.dealId) === index);
+
+/**
+ * One Pipedrive Trigger event (Action All, Entity Deal), and the deal, person and organization Get
+ * Deal, Get Person and Get Organization read. The trigger puts out the webhook's body as received: Pipedrive's
  * webhooks v2 (meta, data, previous), where previous holds only the fields the change altered
  * (Pipedrive's "Guide for Webhooks v2"); for a deal just added, meta.action create and previous
  * null, as that guide describes a create event (not in n8n's test data); the person and
@@ -56,6 +63,24 @@ export function pipedrivePins(event: DealEvent): Pins {
 	const orgId = Number(event.customerId);
 	const personId = orgId + 1000;
 	const update_time = '2026-11-20T09:00:00Z';
+	const deal = {
+		id: dealId,
+		title: event.name,
+		status: event.won ? 'won' : 'open',
+		stage_id: event.won ? 5 : 3,
+		pipeline_id: 1,
+		person_id: personId,
+		org_id: orgId,
+		owner_id: 25455458,
+		value: 5000,
+		currency: 'EUR',
+		won_time: event.won ? '2026-11-28T10:15:29Z' : null,
+		add_time: '2026-11-01T09:00:00Z',
+		update_time: '2026-11-28T10:15:29Z',
+		visible_to: '3',
+		label_ids: [],
+		custom_fields: {},
+	};
 	const previous = event.created
 		? null
 		: event.edited
@@ -85,27 +110,12 @@ export function pipedrivePins(event: DealEvent): Pins {
 					host: 'acme.pipedrive.com',
 					permitted_user_ids: ['25455458'],
 				},
-				data: {
-					id: dealId,
-					title: event.name,
-					status: event.won ? 'won' : 'open',
-					stage_id: event.won ? 5 : 3,
-					pipeline_id: 1,
-					person_id: personId,
-					org_id: orgId,
-					owner_id: 25455458,
-					value: 5000,
-					currency: 'EUR',
-					won_time: event.won ? '2026-11-28T10:15:29Z' : null,
-					add_time: '2026-11-01T09:00:00Z',
-					update_time: '2026-11-28T10:15:29Z',
-					visible_to: '3',
-					label_ids: [],
-					custom_fields: {},
-				},
+				data: deal,
 				previous,
 			},
 		]),
+		// Pipedrive's API v2 gives a deal as its webhooks v2 do (n8n's Pipedrive v2 reads it so).
+		'Get Deal': items([deal]),
 		'Get Person': items([
 			{
 				id: personId,
@@ -150,14 +160,15 @@ export function pipedrivePins(event: DealEvent): Pins {
 /**
  * One HubSpot Trigger batch (Deal Created; Deal Property Changed, dealstage), one item per event
  * as the trigger puts them out (HubSpot's webhook payload, objectId renamed dealId by n8n's
- * HubspotTrigger), what Get Deal reads for every event, and what Get Contact and Get Company read
- * for the events that are wins: HubSpot's v1 records, properties as { value } (Get Deal's
+ * HubspotTrigger), what Get Deal reads for each deal, and what Get Contact and Get Company read
+ * for the deals that are wins: HubSpot's v1 records, properties as { value } (Get Deal's
  * associations as HubSpot documents its /deals/v1/deal endpoint; hs_is_closed_won as HubSpot
  * documents the deal property, not in n8n's test data). The customer is the company, whose id is
  * the event's customerId; the contact's vid is the company's plus 1000.
  */
 export function hubspotPins(events: DealEvent[]): Pins {
-	const wins = events.filter((event) => event.won);
+	const deals = firstOfEach(events);
+	const wins = deals.filter((event) => event.won);
 	const stage = (event: DealEvent) =>
 		event.stage ?? (event.won ? 'closedwon' : 'appointmentscheduled');
 	return {
@@ -182,7 +193,7 @@ export function hubspotPins(events: DealEvent[]): Pins {
 			})),
 		),
 		'Get Deal': items(
-			events.map((event) => ({
+			deals.map((event) => ({
 				portalId: 33,
 				dealId: Number(event.dealId),
 				isDeleted: false,
@@ -230,7 +241,8 @@ export function hubspotPins(events: DealEvent[]): Pins {
  * created as they are), one item per opportunity with the fields the trigger queries (Id,
  * AccountId, Amount, Probability, Type, LastModifiedDate), and what Get Opportunity's query
  * returns for each: the record with its account and, as SOQL nests a child relationship, its
- * primary contact role. The customer is the account, whose id is the event's customerId.
+ * primary contact role. The customer is the account, whose id is the event's customerId; an
+ * empty customerId is an opportunity without an account.
  */
 export function salesforcePins(events: DealEvent[]): Pins {
 	const url = (type: string, id: string) => `/services/data/v59.0/sobjects/${type}/${id}`;
@@ -239,7 +251,7 @@ export function salesforcePins(events: DealEvent[]): Pins {
 			events.map((event) => ({
 				attributes: { type: 'Opportunity', url: url('Opportunity', event.dealId) },
 				Id: event.dealId,
-				AccountId: event.customerId,
+				AccountId: event.customerId || null,
 				Amount: 50000,
 				Probability: event.won ? 100 : 60,
 				Type: 'New Customer',
@@ -247,16 +259,19 @@ export function salesforcePins(events: DealEvent[]): Pins {
 			})),
 		),
 		'Get Opportunity': items(
-			events.map((event) => ({
+			firstOfEach(events).map((event) => ({
 				attributes: { type: 'Opportunity', url: url('Opportunity', event.dealId) },
 				Id: event.dealId,
 				Name: event.name,
 				IsWon: event.won,
-				AccountId: event.customerId,
-				Account: {
-					attributes: { type: 'Account', url: url('Account', event.customerId) },
-					Name: event.company,
-				},
+				// SOQL gives null for the relationship of an opportunity without an account.
+				AccountId: event.customerId || null,
+				Account: event.customerId
+					? {
+							attributes: { type: 'Account', url: url('Account', event.customerId) },
+							Name: event.company,
+						}
+					: null,
 				OpportunityContactRoles: {
 					totalSize: 1,
 					done: true,
@@ -280,7 +295,9 @@ export function salesforcePins(events: DealEvent[]): Pins {
 			})),
 		),
 		'Note on Opportunity': items(
-			events.map(() => ({ id: '0025g00000Note1AAB', success: true, errors: [] })),
+			firstOfEach(events)
+				.filter((event) => event.won)
+				.map(() => ({ id: '0025g00000Note1AAB', success: true, errors: [] })),
 		),
 	};
 }

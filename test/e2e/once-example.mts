@@ -1,18 +1,17 @@
 /**
- * examples/crm-contact-once.json in the tests: its data table made and picked as a user does, the
- * contact a CRM posts to it, and what one contact left at the service and at the CRM.
+ * The once workflow (workflows/contact-once.json) in the tests: a webhook contact made a client
+ * and a contract once per contact, by recording each delivery in a data table. It was an example
+ * until the won-deal examples took its place; it stays as what the repeated-delivery, storm and
+ * queue tests measure the node in. Its data table made and picked, the contact a CRM posts to it,
+ * and what one contact left at the service and at the CRM.
  */
+import { readFileSync } from 'node:fs';
 import type { RecordedCall, Recorder } from '../service/recorder.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 import { createDataTable, pickDataTable, type DataTable } from './data-tables.mts';
-import {
-	readExample,
-	sendKeysTo,
-	type ExampleWorkflow,
-	type RestSession,
-} from './n8n-instance.mts';
+import { sendKeysTo, type ExampleWorkflow, type RestSession } from './n8n-instance.mts';
 
-/** The table the example records deliveries in, as docs/examples.md has users make it. */
+/** The table the workflow records deliveries in. */
 const DELIVERIES_TABLE: DataTable = { name: 'CRM deliveries', columns: ['crmId'] };
 
 /** Makes the deliveries table in a running n8n, as a user does under Data tables; its id. */
@@ -25,15 +24,18 @@ export const pickDeliveriesTable = <T extends Pick<ExampleWorkflow, 'nodes'>>(
 	deliveriesTableId: string,
 ) => pickDataTable(workflow, deliveriesTableId, DELIVERIES_TABLE.name);
 
+/** The once workflow as shipped in the tests' folder. */
+export const readOnceWorkflow = () =>
+	JSON.parse(
+		readFileSync(new URL('./workflows/contact-once.json', import.meta.url), 'utf8'),
+	) as ExampleWorkflow;
+
 /**
- * The example as a user sets it up: the deliveries table picked in its data table nodes, the
- * write-back aimed at `crmUrl` instead of crm.example.com.
+ * The workflow set up: the deliveries table picked in its data table nodes, the write-back aimed
+ * at `crmUrl` instead of crm.example.com.
  */
 export function onceExampleFor(crmUrl: string, deliveriesTableId: string): ExampleWorkflow {
-	return sendKeysTo(
-		pickDeliveriesTable(readExample('crm-contact-once.json'), deliveriesTableId),
-		crmUrl,
-	);
+	return sendKeysTo(pickDeliveriesTable(readOnceWorkflow(), deliveriesTableId), crmUrl);
 }
 
 /** The contact a CRM posts to the webhook examples. */

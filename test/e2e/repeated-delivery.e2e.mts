@@ -5,7 +5,7 @@
  * - examples/crm-contact-to-contract.json answers the CRM with the keys after both creates; its
  *   protection against a repeated create holds within one run only, so a second delivery makes a
  *   second client and contract (what docs/scaling.md says of it).
- * - examples/crm-contact-once.json answers at once, records each delivery in an n8n data table
+ * - the once workflow (workflows/contact-once.json) answers at once, records each delivery in an n8n data table
  *   and goes on only when no earlier delivery of the CRM id is recorded, then writes the keys back
  *   to the CRM: one client and one contract whether the second delivery comes after the first run
  *   or during it, also when many contacts arrive at once. A first run that failed is finished with
@@ -32,6 +32,7 @@ import {
 	leftAtService,
 	createDeliveriesTable,
 	onceExampleFor,
+	readOnceWorkflow,
 } from './once-example.mts';
 import { useN8n } from './suite.mts';
 
@@ -42,7 +43,7 @@ const SLOW_CREATE_MS = 2000;
 const OVERLAPPING = 12;
 
 const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
-const ONCE = readExample('crm-contact-once.json');
+const ONCE = readOnceWorkflow();
 
 let deliveriesTableId: string;
 
@@ -136,7 +137,7 @@ describe('the example that answers with the keys (crm-contact-to-contract)', () 
 	});
 });
 
-describe('the example that creates once per contact (crm-contact-once)', () => {
+describe('the workflow that creates once per contact (contact-once)', () => {
 	let runsSoFar = 0;
 	const runsAfter = async (more: number) => {
 		runsSoFar += more;

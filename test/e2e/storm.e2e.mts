@@ -323,13 +323,13 @@ describe(
 
 		if (!N8N_2) {
 			figures.push(
-				'  crm-contact-once, the second storm and the bulk run: n8n 2 only (see the top of this file)',
+				'  contact-once, the second storm and the bulk run: n8n 2 only (see the top of this file)',
 			);
 			return;
 		}
 
-		it('crm-contact-once as shipped: every contact once, no execution failed', async () => {
-			await limitedStorm('once', 'crm-contact-once, Retry On Fail as shipped, cold');
+		it('the once workflow (contact-once), Retry On Fail on: every contact once, no execution failed', async () => {
+			await limitedStorm('once', 'contact-once, Retry On Fail on, cold');
 		});
 
 		it('a second storm in the same process starts at the pace the service last accepted', async () => {

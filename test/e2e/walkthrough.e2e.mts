@@ -44,6 +44,8 @@ import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.
 
 const EXAMPLE_FILE = 'deal-won-webhook.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
+/** The steps of the example, without the sticky notes that group them. */
+const STEPS = EXAMPLE.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
 const TABLE = WON_DEALS_TABLE.name;
 const CREDENTIAL_NAME = 'Contract Signing account';
 /** A template the stand-in knows, other than the one the example ships with. */
@@ -359,7 +361,12 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				'Send Keys to CRM',
 			]),
 		);
-		for (const node of EXAMPLE.nodes) await shows(canvasNode(page, node.name));
+		for (const node of STEPS) await shows(canvasNode(page, node.name));
+		// The notes that group the steps, each with its heading, on the canvas too.
+		for (const note of EXAMPLE.nodes.filter((node) => !STEPS.includes(node))) {
+			const heading = /^## (.+)$/m.exec(String(note.parameters.content))![1];
+			await shows(page.getByRole('heading', { name: heading }));
+		}
 		workflowId = /\/workflow\/([^/?]+)/.exec(page.url())![1];
 
 		// Installation: "the Contract Signing node is in the nodes panel (search "Contract Signing")".
@@ -481,7 +488,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			await sleep(500);
 		}
 		const onCanvas = [
-			...EXAMPLE.nodes.map((node) => canvasNode(page, node.name)),
+			...STEPS.map((node) => canvasNode(page, node.name)),
 			page.getByRole('button', { name: 'Execute workflow' }).first(),
 		];
 		await screenshot('5-run', around(await Promise.all(onCanvas.map(boxOf)), 24));

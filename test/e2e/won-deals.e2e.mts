@@ -58,10 +58,15 @@ const RETRY_TRIGGER = 'Every 10 Minutes';
 /** How a case hands events to an example and runs its retry. */
 interface Driver {
 	title: string;
-	/** Delivers the events at the same instant; resolves once their runs have ended. */
-	deliver(events: DealEvent[]): Promise<void>;
+	/**
+	 * Delivers the events at the same instant; resolves once their runs have ended. With `failing`,
+	 * that CRM step fails as when the CRM cannot be reached, in those runs only.
+	 */
+	deliver(events: DealEvent[], options?: { failing?: string }): Promise<void>;
 	/** Runs the workflow from Every 10 Minutes, as its schedule would; the run must succeed. */
 	retry(): Promise<void>;
+	/** Runs the workflow from Every 10 Minutes; the run, however it ended. */
+	sweep(): Promise<Execution>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
 	customKey(event: DealEvent): string;
 }
@@ -240,17 +245,23 @@ function pinnedDriver(options: {
 	};
 	return {
 		title: options.title,
-		async deliver(events) {
+		async deliver(events, { failing } = {}) {
 			const runs = options.batches ? [events] : events.map((event) => [event]);
 			await Promise.all(
 				runs.map(async (batch) => {
-					const copy = await save(options.pins(batch));
+					// Without its pin, the step runs for real, and cannot reach its CRM from here.
+					const { [failing ?? '']: _unpinned, ...pins } = options.pins(batch);
+					const copy = await save(pins);
 					await run(copy, options.trigger(batch));
 				}),
 			);
+			if (failing) await save(options.pins(events));
 		},
 		async retry() {
 			await run(lastCopy, RETRY_TRIGGER);
+		},
+		async sweep() {
+			return await runFromTrigger(suite.rest, lastCopy, RETRY_TRIGGER, GIVE_UP_MS);
 		},
 		customKey: options.customKey,
 	};
@@ -275,6 +286,10 @@ function wonDealCases(
 	driverOf: () => Driver,
 	event: (deal: number, customer: number, won?: boolean) => DealEvent,
 	variants: WonVariant[] = [],
+	/** The example's first step that reads the deal from the CRM, which a case fails. */
+	lookup?: string,
+	/** The CRM's pins can give a won deal without a customer. */
+	withoutCustomer = false,
 ) {
 	let driver: Driver;
 	beforeAll(() => {
@@ -416,6 +431,43 @@ function wonDealCases(
 		]);
 		count('a template refused, then corrected', deal);
 	});
+
+	if (lookup) {
+		it(`${lookup} failing, as when the CRM cannot be reached: the deal kept in retry, read again by the retry, one client and one contract`, async () => {
+			const deal = event(20, 20);
+			await driver.deliver([deal], { failing: lookup });
+			expectAt(deal, 0, 0);
+			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
+				{ status: 'retry', tries: '1' },
+			]);
+			await driver.retry();
+			const { clients } = expectAt(deal, 1, 1);
+			expect(clients[0].users.map(({ fullname, email }) => ({ fullname, email }))).toEqual([
+				{ fullname: deal.fullname, email: deal.email },
+			]);
+			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
+				{ status: 'done', customerId: driver.customKey(deal), contractName: deal.name },
+			]);
+			count(`${lookup} failing, then the retry`, deal);
+		});
+	}
+
+	if (withoutCustomer) {
+		it('a won deal without a customer: failed, a person told by the sweep, nothing made', async () => {
+			const deal = { ...event(21, 21), customerId: '' };
+			await driver.deliver([deal]);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+			expect(await rowOf()).toMatchObject([{ status: 'failed', told: 'no' }]);
+			const told = await driver.sweep();
+			expect(told.status).toBe('error');
+			expect(runError(told)).toContain(
+				`Deal ${deal.dealId}: not finished (The won deal has no customer in the CRM`,
+			);
+			expect(await rowOf()).toMatchObject([{ status: 'failed', told: 'yes' }]);
+			expect(suite.service.contracts().filter((c) => c.name === deal.name)).toEqual([]);
+			count('a won deal without a customer', deal);
+		});
+	}
 
 	it('two deals of one new customer won at the same instant: one client, two contracts', async () => {
 		const [a, b] = [event(7, 5), event(8, 5)];
@@ -737,6 +789,7 @@ const CRM_CASES = [
 		title: 'Pipedrive',
 		file: 'deal-won-pipedrive.json',
 		trigger: () => 'Pipedrive Trigger',
+		lookup: 'Get Person',
 		pins: (events: DealEvent[]) => pipedrivePins(events[0]),
 		batches: false,
 		customer: 'organization',
@@ -747,6 +800,7 @@ const CRM_CASES = [
 		title: 'HubSpot',
 		file: 'deal-won-hubspot.json',
 		trigger: () => 'HubSpot Trigger',
+		lookup: 'Get Deal',
 		pins: hubspotPins,
 		batches: true,
 		customer: 'company',
@@ -765,6 +819,8 @@ const CRM_CASES = [
 		trigger: (events: DealEvent[]) =>
 			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
 		pins: salesforcePins,
+		lookup: 'Get Opportunity',
+		withoutCustomer: true,
 		batches: true,
 		customer: 'account',
 		dealId: (deal: number) => salesforceId('006', deal, 'AAB'),
@@ -793,6 +849,8 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 						...person(customer),
 					}),
 					crm.variants,
+					crm.lookup,
+					crm.withoutCustomer,
 				);
 			});
 		}

@@ -1,5 +1,5 @@
 /**
- * examples/crm-contact-once.json in queue mode: main takes each contact twice while two workers
+ * The once workflow (test/e2e/workflows/contact-once.json) in queue mode: main takes each contact twice while two workers
  * run the executions. The example records each delivery in a data table in n8n's database, which
  * main and the workers share, so a second delivery is skipped whichever worker runs it.
  *

@@ -7,7 +7,7 @@
  * execution, then checks at the stand-in service that each contact got exactly one client and one
  * contract, and in n8n what became of the executions the killed worker held. Then, with a
  * worker started in place of the killed one, posts contacts twice each to
- * examples/crm-contact-once.json (once.mts) and checks that each got one client and one contract.
+ * the once workflow, test/e2e/workflows/contact-once.json (once.mts), and checks that each got one client and one contract.
  *
  *   npm run test:queue
  *   npm run test:queue -- --contacts 500 --senders 20 --latency 20 --concurrency 10
@@ -23,7 +23,9 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
 	createN8nHome,
+	crmSecretCredential,
 	importCredential,
+	importCredentials,
 	importWorkflows,
 	ownerSession,
 	packPackage,
@@ -62,6 +64,7 @@ import {
 	type LogEntry,
 	type RunningWorker,
 } from './n8n-queue.mts';
+import { dealsInQueueMode, type DealAtService, type DealsOutcome } from './deals.mts';
 import { deliverEachTwice, type OnceContact, type OnceOutcome } from './once.mts';
 import { blowStorm, describeStorm } from './storm.mts';
 import {
@@ -78,7 +81,7 @@ const WEBHOOK_PATH = '/webhook/crm-contact';
 /** Longer than n8n takes to give up on a job whose worker died (lock 60 s + stall check 30 s + 30 s). */
 const ANSWER_TIMEOUT_MS = 300_000;
 const SETTLE_TIMEOUT_MS = 300_000;
-/** Contacts posted twice each to examples/crm-contact-once.json once the load has settled. */
+/** Contacts posted twice each to the once workflow once the load has settled. */
 const ONCE_CONTACTS = 12;
 /** The CRM's bulk change at the end: contacts posted at once, the service allowing a few a second. */
 const STORM = { contacts: 100, perSecond: 4 };
@@ -288,6 +291,8 @@ interface Services {
 	/** The CRM the once example writes the keys back to. */
 	crm: Recorder;
 	onceExample: ExampleWorkflow;
+	mainHome: N8nHome;
+	database: Database;
 }
 
 /** Redis, the database, the stand-in, main and two workers; each stop is registered at once. */
@@ -340,6 +345,7 @@ async function startServices(
 	stops.push(() => crm.close());
 	progress('importing the credential…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
+	await importCredentials(mainHome, [crmSecretCredential()]);
 
 	progress('starting the n8n main instance in queue mode…');
 	const main = await startN8n(mainHome);
@@ -367,6 +373,8 @@ async function startServices(
 	);
 	return {
 		main,
+		mainHome,
+		database,
 		rest,
 		survivor,
 		victim,
@@ -600,6 +608,18 @@ async function main(): Promise<void> {
 			STORM.contacts,
 			STORM.perSecond,
 		);
+		progress(
+			'the Webhook deal example: deals posted several times at once, then a worker killed during Create Client…',
+		);
+		const deals = await dealsInQueueMode({
+			mainUrl: main.url,
+			mainHome: services.mainHome,
+			rest,
+			database: services.database,
+			service,
+			crm: services.crm,
+			workers: [survivor, replacement],
+		});
 		await replacement.stop();
 		await survivor.stop();
 		await main.stop();
@@ -732,6 +752,21 @@ async function main(): Promise<void> {
 				.filter(Boolean)
 				.join('; ') || undefined,
 		);
+		const notOnceDeals = deals.sameInstant.filter((deal) => !dealOnce(deal));
+		check(
+			`the deal example: each deal posted several times at the same instant has one client, one contract, one row done and its keys sent once`,
+			notOnceDeals.length === 0,
+			notOnceDeals.map(describeDeal).join('; ') || undefined,
+		);
+		check(
+			`the deal example: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and fails naming it; the README's fix finishes it once`,
+			deals.killed.statuses.join() === 'making client,check' &&
+				deals.killed.told.includes(
+					`Deal ${deals.killed.after.dealId}: the service may have made its client`,
+				) &&
+				dealOnce(deals.killed.after),
+			`${deals.killed.statuses.join(' → ')}; told "${deals.killed.told.slice(0, 160)}"; after the fix ${describeDeal(deals.killed.after)}`,
+		);
 		if (strayChildren.length > 0) {
 			progress(`stopped ${strayChildren.length} child processes the killed worker left behind`);
 		}
@@ -794,6 +829,7 @@ async function main(): Promise<void> {
 				`${kill ? seconds(settledAt - kill.at) : '-'} s after the kill`,
 			describeOnce(once),
 			describeStorm(storm),
+			describeDeals(deals),
 			`  wall time:                ${seconds(Date.now() - scenarioStartedAt)} s (setup, load, settling)`,
 		];
 		process.stdout.write(`${lines.join('\n')}\n`);
@@ -822,6 +858,31 @@ async function main(): Promise<void> {
 		);
 		process.exitCode = failedChecks > 0 ? 1 : 0;
 	}
+}
+
+function dealOnce(deal: DealAtService): boolean {
+	return (
+		deal.clients === 1 &&
+		deal.contracts === 1 &&
+		deal.rows === 1 &&
+		deal.status === 'done' &&
+		deal.keysSent === 1
+	);
+}
+
+function describeDeal(deal: DealAtService): string {
+	return (
+		`${deal.dealId}: ${deal.clients} clients, ${deal.contracts} contracts, ${deal.rows} rows (${deal.status}), ` +
+		`keys sent ${deal.keysSent}${deal.workers.length ? `, run by ${deal.workers.join(' and ')}` : ''}`
+	);
+}
+
+function describeDeals(deals: DealsOutcome): string {
+	return [
+		`  deal example, at once:    ${deals.sameInstant.map(describeDeal).join('; ')}`,
+		`  deal example, killed:     ${deals.killed.worker} killed during Create Client; row ${deals.killed.statuses.join(' → ')}; ` +
+			`after the fix ${describeDeal(deals.killed.after)}`,
+	].join('\n');
 }
 
 function describeOnceContact(contact: OnceContact): string {

@@ -1,0 +1,227 @@
+/**
+ * examples/deal-won-webhook.json in queue mode: main takes the CRM's posts, two workers run them,
+ * the table Won deals lives in n8n's database, which they share. Two cases:
+ *
+ * - each deal posted several times at the same instant: one client, one contract, one row and
+ *   the keys sent once per deal, whichever worker ran which delivery;
+ * - the worker that runs a deal killed (SIGKILL) while its Create Client is under way at the
+ *   service: the row stays `making client`; once it has stayed so longer than the sweep waits
+ *   (aged here in the database), Every 10 Minutes marks it `check` and its run fails naming the
+ *   deal; the person's fix as the README gives it finishes the deal with one client and one
+ *   contract.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { STOPPED_AFTER_MINUTES, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { webhookBody, type DealEvent } from '../e2e/crm-deals.mts';
+import { dataTableId, tableRows, updateTableRows } from '../e2e/data-tables.mts';
+import {
+	CRM_SECRET_HEADER,
+	endedRuns,
+	importWorkflows,
+	postToWebhook,
+	publishInN8n,
+	readExample,
+	runError,
+	runFromTrigger,
+	sendKeysTo,
+	webhookPath,
+	type N8nHome,
+	type RestSession,
+} from '../e2e/n8n-instance.mts';
+import type { Recorder } from '../service/recorder.mts';
+import type { StandIn } from '../service/stand-in.mts';
+import { workerExecutions, type Database, type RunningWorker } from './n8n-queue.mts';
+import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
+
+const GIVE_UP_MS = 120_000;
+const SAME_INSTANT = { deals: 4, deliveries: 5 };
+const EXAMPLE = readExample('deal-won-webhook.json');
+
+export interface DealAtService {
+	dealId: string;
+	clients: number;
+	contracts: number;
+	rows: number;
+	status: string;
+	keysSent: number;
+	/** The workers that ran its deliveries. */
+	workers: string[];
+}
+
+export interface DealsOutcome {
+	sameInstant: DealAtService[];
+	killed: {
+		worker: string;
+		/** The row's status after the kill, then after the sweep. */
+		statuses: [string, string];
+		/** The failed sweep's message. */
+		told: string;
+		after: DealAtService;
+	};
+}
+
+const event = (deal: string, customer: string): DealEvent => ({
+	dealId: `queue-${deal}`,
+	name: `Queue deal ${deal}`,
+	won: true,
+	customerId: `queue-customer-${customer}`,
+	fullname: `Person ${customer}`,
+	email: `person-${customer}@example.com`,
+	company: `Company ${customer}`,
+});
+
+async function until(what: string, holds: () => boolean | Promise<boolean>) {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while (!(await holds())) {
+		if (Date.now() > giveUpAt) throw new Error(`gave up waiting until ${what}`);
+		await sleep(100);
+	}
+}
+
+/** Runs both cases; the killed worker is one of `workers`, whichever runs the deal. */
+export async function dealsInQueueMode(setting: {
+	mainUrl: string;
+	mainHome: N8nHome;
+	rest: RestSession;
+	database: Database;
+	service: StandIn;
+	crm: Recorder;
+	workers: RunningWorker[];
+}): Promise<DealsOutcome> {
+	const { mainUrl, mainHome, rest, database, service, crm, workers } = setting;
+	await importWorkflows(mainHome, [sendKeysTo(structuredClone(EXAMPLE), crm.url)]);
+	// The workflow makes its table when it first runs (Make Table), here from its schedule.
+	const sweep = async () => await runFromTrigger(rest, EXAMPLE.id, 'Every 10 Minutes', GIVE_UP_MS);
+	const first = await sweep();
+	if (first.status !== 'success') throw new Error(`the first sweep failed: ${runError(first)}`);
+	const tableId = await dataTableId(rest, WON_DEALS_TABLE.name);
+	await publishInN8n(rest, EXAMPLE.id);
+	const url = `${mainUrl}/webhook/${webhookPath(EXAMPLE)}`;
+	const post = async (deal: DealEvent) => {
+		const answer = await postToWebhook(url, webhookBody(deal), {
+			headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+		});
+		if (answer.status !== 200) throw new Error(`${deal.dealId}: HTTP ${answer.status}`);
+	};
+	let runs = (await endedRuns(rest, EXAMPLE.id, 0, GIVE_UP_MS)).length;
+	const atService = async (deal: DealEvent, runIds: string[] = []): Promise<DealAtService> => {
+		const clients = service.clients().filter((client) => client.customKey === deal.customerId);
+		const rows = await tableRows(rest, tableId, { dealId: deal.dealId });
+		return {
+			dealId: deal.dealId,
+			clients: clients.length,
+			contracts: service.contracts().filter((contract) => contract.name === deal.name).length,
+			rows: rows.length,
+			status: String(rows[0]?.status ?? ''),
+			keysSent: crm.requests.filter(
+				(call) =>
+					call.status === 200 &&
+					(call.body as { dealId?: string } | undefined)?.dealId === deal.dealId,
+			).length,
+			workers: [
+				...new Set(
+					runIds.map(
+						(id) =>
+							workers.find((worker) => workerExecutions(worker.entries).started.has(id))?.name ??
+							'?',
+					),
+				),
+			],
+		};
+	};
+
+	const deals = Array.from({ length: SAME_INSTANT.deals }, (_, index) =>
+		event(`at-once-${index + 1}`, `at-once-${index + 1}`),
+	);
+	const sameInstant: DealAtService[] = [];
+	for (const deal of deals) {
+		await Promise.all(Array.from({ length: SAME_INSTANT.deliveries }, () => post(deal)));
+		runs += SAME_INSTANT.deliveries;
+		const ended = await endedRuns(rest, EXAMPLE.id, runs, GIVE_UP_MS);
+		const failed = ended.filter((run) => run.status !== 'success');
+		if (failed.length) throw new Error(`${deal.dealId}: ${failed.length} runs did not succeed`);
+		sameInstant.push(
+			await atService(
+				deal,
+				ended.slice(0, SAME_INSTANT.deliveries).map((run) => run.id),
+			),
+		);
+	}
+
+	// Create Client held at the service long enough to kill the worker that sent it.
+	const deal = event('killed', 'killed');
+	service.injectFault({ kind: 'delay', ms: 5000 }, { path: '/v1/client' });
+	const arrived = service.requests.length;
+	const started = new Map(
+		workers.map((worker) => [worker, workerExecutions(worker.entries).started.size]),
+	);
+	await post(deal);
+	await until('the service received Create Client', () =>
+		service.requests.slice(arrived).some((request) => request.path === '/v1/client'),
+	);
+	const victim = workers.find(
+		(worker) => workerExecutions(worker.entries).started.size > (started.get(worker) ?? 0),
+	);
+	if (!victim) throw new Error('no worker started the deal');
+	process.kill(victim.pid, 'SIGKILL');
+	await victim.exited;
+	await until('the service made the client', () =>
+		service.clients().some((client) => client.customKey === deal.customerId),
+	);
+	const rowStatus = async () =>
+		String((await tableRows(rest, tableId, { dealId: deal.dealId }))[0]?.status ?? '');
+	const afterKill = await rowStatus();
+	ageRow(mainHome, database, tableId, deal.dealId, STOPPED_AFTER_MINUTES + 1);
+	const toldRun = await sweep();
+	if (toldRun.status !== 'error') throw new Error(`the sweep did not fail: ${toldRun.status}`);
+	const afterSweep = await rowStatus();
+	const client = service.clients().find((record) => record.customKey === deal.customerId)!;
+	await updateTableRows(
+		rest,
+		tableId,
+		{ dealId: deal.dealId },
+		{ clientKey: client.clientKey, status: 'retry' },
+	);
+	const fixed = await sweep();
+	if (fixed.status !== 'success') throw new Error(`the sweep after the fix: ${runError(fixed)}`);
+	return {
+		sameInstant,
+		killed: {
+			worker: victim.name,
+			statuses: [afterKill, afterSweep],
+			told: runError(toldRun) ?? '',
+			after: await atService(deal),
+		},
+	};
+}
+
+/** Moves the deal's row back by `minutes` in n8n's database, as that much time would. */
+function ageRow(
+	home: N8nHome,
+	database: Database,
+	tableId: string,
+	dealId: string,
+	minutes: number,
+) {
+	const table = `data_table_user_${tableId}`;
+	const script =
+		database.kind === 'postgres'
+			? `
+		const { Client } = require(${JSON.stringify(join(home.runtime.root, 'node_modules', 'pg'))});
+		const client = new Client({ host: '127.0.0.1', port: ${database.port}, user: ${JSON.stringify(POSTGRES_USER)}, database: ${JSON.stringify(POSTGRES_DATABASE)} });
+		client.connect()
+			.then(() => client.query('UPDATE "${table}" SET "updatedAt" = "updatedAt" - interval \\'${minutes} minutes\\' WHERE "dealId" = $1', [process.argv[1]]))
+			.then((result) => { if (result.rowCount !== 1) throw new Error('rows changed: ' + result.rowCount); return client.end(); })
+			.catch((error) => { console.error(error.message); process.exit(1); });`
+			: `
+		const { DatabaseSync } = require('node:sqlite');
+		const db = new DatabaseSync(${JSON.stringify(join(home.userFolder, '.n8n', 'database.sqlite'))});
+		const changed = db
+			.prepare("UPDATE ${table} SET updatedAt = strftime('%Y-%m-%d %H:%M:%f', updatedAt, '-${minutes} minutes') WHERE dealId = ?")
+			.run(process.argv[1]).changes;
+		if (changed !== 1) throw new Error('rows changed: ' + changed);`;
+	const aged = spawnSync(home.runtime.nodeBin, ['-e', script, dealId], { encoding: 'utf8' });
+	if (aged.status !== 0) throw new Error(`could not age the row: ${aged.stderr}`);
+}
