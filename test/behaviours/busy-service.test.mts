@@ -27,7 +27,7 @@ const service = useStandIn();
 const contacts = CONTACTS as unknown as IDataObject[];
 
 describe('the node waits out a busy service', () => {
-	it('429 with Retry-After: each contact turned away is sent again after the pause, once', async () => {
+	it('429 with Retry-After: each contact given a busy reply is sent again after the pause, once', async () => {
 		failFirstRequestOf(service(), ['crm-3', 'crm-9'], rateLimited());
 		const run = await runStep(service(), CREATE_CLIENT, { items: contacts });
 
@@ -70,7 +70,7 @@ describe('the node waits out a busy service', () => {
 		expect(tally(service())).toEqual({ requests: 3, created: { 'crm-1': 1 } });
 	});
 
-	it('a refused connection: waits, and sends once the service is up', async () => {
+	it('a connection the service refused (busy): waits, and sends once the service is up', async () => {
 		const port = await freePort();
 		const late = sleep(700).then(async () => await startStandIn({ port }));
 		const run = await runStep(service(), CREATE_CLIENT, {

@@ -144,6 +144,27 @@ describe('Retry On Fail never creates a contact twice', () => {
 		expect(service().requests).toHaveLength(1);
 	});
 
+	it('a refused create (4xx) is sent again on every try: the service did not act, and the next try may be answered otherwise', async () => {
+		const refused: Fault = {
+			kind: 'status',
+			status: 404,
+			body: { code: '404', message: 'Template not found: tpl_gone' },
+		};
+		service().injectFault(refused, { path: '/v1/client', times: Infinity });
+		const { error } = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, customKey: 'crm-1043' },
+			{
+				items: [contacts[0]],
+				settings: RETRY_ON_FAIL,
+			},
+		);
+
+		expect(error?.message).toContain('Template not found: tpl_gone');
+		expect(service().requests).toHaveLength(RETRY_ON_FAIL.maxTries);
+		expect(service().clients()).toHaveLength(0);
+	});
+
 	it('a read (User → Get) is sent again after a 500: reading twice creates nothing', async () => {
 		const { clientKey } = await seedClient(service());
 		service().injectFault(failedWithoutActing, { path: '/v1/user' });

@@ -9,7 +9,7 @@ const service = useStandIn();
 const contacts = CONTACTS as unknown as IDataObject[];
 
 describe('Options', () => {
-	it('Max Retries When Busy 0: an item turned away as too many is sent once, not waited for, and the error names where the limits are', async () => {
+	it('Max Retries When Busy 0: an item given a busy reply is sent once, not waited for, and the error names where the limits are', async () => {
 		service().injectFault(rateLimited(), { times: 10 });
 		const run = await runStep(
 			service(),

@@ -60,8 +60,8 @@ describe('an AI agent with the Contract Signing tools', () => {
 		expect(result.status).toBe('success');
 		// What the model reads to choose a tool: n8n builds it from the operation's action.
 		expect(model.requests[0].tools?.map((tool) => tool.function.description).sort()).toEqual([
-			'Create client in Contract Signing',
-			'Create contract in Contract Signing',
+			'Create a client in Contract Signing',
+			'Create a contract in Contract Signing',
 		]);
 		const [client] = suite.service.clients();
 		const [contract] = suite.service.contracts();

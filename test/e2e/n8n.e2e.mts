@@ -129,9 +129,9 @@ describe('n8n start', () => {
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options ?? []);
 		expect(operations.map((operation) => operation.action)).toEqual([
-			'Create client',
-			'Create contract',
-			'Get user',
+			'Create a client',
+			'Create a contract',
+			'Get a user',
 		]);
 		for (const operation of operations) {
 			expect(operation.description).toMatch(

@@ -148,7 +148,7 @@ const ms = (value: number | undefined) =>
 	value === undefined ? `not within ${GIVE_UP_MS} ms` : `${value} ms`;
 
 describe('a reply that never comes, in n8n start', () => {
-	it('Stop cancels the run while its request is under way; the request ends at its Timeout', async () => {
+	it('Stop cancels the run and ends its request under way, as n8n ends its own nodes’ requests; nothing is sent again', async () => {
 		suite.service.reset();
 		suite.service.injectFault({ kind: 'silent' }, { path: '/v1/client' });
 		const workflowId = await createWorkflow('Stop while the service does not answer');
@@ -177,12 +177,15 @@ describe('a reply that never comes, in n8n start', () => {
 
 		expect(suite.service.requests).toHaveLength(1);
 		expect(execution.status).toBe('canceled');
-		// The Stop ended the run, not the Timeout: it ended while its request was still open.
+		// n8n's cancel signal, which `httpRequestWithAuthentication` hands the request, ended it:
+		// the Stop, not the Timeout.
 		expect(closedAfterMs).toBeDefined();
-		expect(endedAfterMs).toBeLessThan(closedAfterMs!);
-		// Still canceled once the request has timed out: nothing ended it as an error later.
+		expect(closedAfterMs!).toBeLessThan(TIMEOUT_MS);
+		// Still canceled once the Timeout would have passed: nothing ended it as an error later,
+		// and nothing was sent again.
 		await sleep(TIMEOUT_MS + 1000);
 		expect((await readExecution(executionId)).status).toBe('canceled');
+		expect(suite.service.requests).toHaveLength(1);
 	});
 
 	it('Settings → Request Options → Timeout ends the run after 2 s, saying the client may exist', async () => {

@@ -242,16 +242,19 @@ export function tourSteps(packageVersion: string): TourStep[] {
 				await tour.type(search, 'Contract Signing');
 				await tour.pause(2);
 				await nodes.getByText('Contract Signing', { exact: true }).first().click();
-				await nodes.getByText('Create client', { exact: true }).waitFor();
+				await nodes.getByText('Create a client', { exact: true }).waitFor();
 				await tour.pause(4);
 			},
 		},
 		{
 			title: 'The credential, created and tested',
-			caption: 'Create client: Connect to Contract Signing, Base URL and API Key, Save',
+			caption: 'Create a client: Connect to Contract Signing, Base URL and API Key, Save',
 			async run(tour) {
 				const { page } = tour;
-				await page.getByTestId('node-creator').getByText('Create client', { exact: true }).click();
+				await page
+					.getByTestId('node-creator')
+					.getByText('Create a client', { exact: true })
+					.click();
 				await tour.panel.getByTestId('node-parameters').waitFor();
 				await tour.pause(1.5);
 				await page.getByRole('button', { name: 'Connect to Contract Signing' }).click();
@@ -332,7 +335,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 				'Contract → Create: clientKey dragged from the input, a name, and Template Key under Additional Fields',
 			async run(tour) {
 				const from = tour.editor.service.requests.length;
-				await tour.addAfter('Create client', 'Create contract');
+				await tour.addAfter('Create a client', 'Create a contract');
 				await tour.pause(1);
 				await tour.map('clientKey', 'Client Key');
 				await tour.type(tour.field('Contract Name').getByRole('textbox'), 'Service agreement');
@@ -365,7 +368,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 			caption: 'User → Get: the client’s user found by email',
 			async run(tour) {
 				const from = tour.editor.service.requests.length;
-				await tour.addAfter('Create contract', 'Get user');
+				await tour.addAfter('Create a contract', 'Get a user');
 				await tour.pause(1);
 				await tour.map('clientKey', 'Client Key');
 				await tour.type(tour.field('Email').getByRole('textbox'), USERS[1].email);
@@ -386,7 +389,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 			caption: 'Client → Create with Full Name and every other field empty',
 			async run(tour) {
 				const from = tour.editor.service.requests.length;
-				await tour.addAfter('Get user', 'Create client');
+				await tour.addAfter('Get a user', 'Create a client');
 				await tour.pause(2);
 				await letTheEditSettle();
 				await tour.panel.getByTestId('node-execute-button').click();
@@ -401,7 +404,7 @@ export function tourSteps(packageVersion: string): TourStep[] {
 		{
 			title: 'The node as an AI agent’s tool',
 			caption:
-				'An AI Agent with the Contract Signing tools Create client and Create contract, imported from a file',
+				'An AI Agent with the Contract Signing tools Create a client and Create a contract, imported from a file',
 			async run(tour) {
 				const { page } = tour;
 				const from = tour.editor.service.requests.length;

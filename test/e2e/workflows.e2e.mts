@@ -83,7 +83,7 @@ describe('n8n execute (headless)', () => {
 		]);
 	});
 
-	it('with one contact refused by the service, the others succeed and it reaches the error output', async () => {
+	it('with one contact failing at the service (500), the others succeed and it reaches the error output', async () => {
 		suite.service.reset();
 		suite.service.injectFault(
 			{

@@ -1,9 +1,10 @@
 /**
- * What the node keeps of the credential: the account it sends to, read with `getCredentials` for
- * the run's first item and checked as the credential checks it (so one that cannot work is
- * reported before anything is sent), and the mask for what comes back. The run holds it while
- * its items are under way, and no longer than the run (run/run-state.ts); nothing else of the
- * credential is kept.
+ * What the node keeps of the credential: the account (the Base URL's origin and the key, which
+ * name its pace), read with `getCredentials` for the run's first item and checked as the
+ * credential checks it (so one that cannot work is reported before anything is sent), and the
+ * mask for what comes back. n8n reads the credential again for each request and its
+ * `authenticate` adds the key (wire/request.ts). The run holds this while its items are under
+ * way, and no longer than the run (run/run-state.ts); nothing else of the credential is kept.
  */
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { serviceKey, serviceRoot } from '../../../credentials/ContractSigningApi.credentials';

@@ -40,7 +40,7 @@ export interface Operation {
 	/** The operation's name in the Operation field, and its value there. */
 	name: string;
 	value: string;
-	/** The action as n8n lists it, such as "Create client": sentence case, with the resource, without articles. */
+	/** The action as n8n lists it, such as "Create a client": sentence case, the resource with its article, as n8n's own nodes ("Create a user"). */
 	action: string;
 	description: string;
 	/** What the request is: `POST {baseUrl}{path}` with `data.action` set to `action`. */

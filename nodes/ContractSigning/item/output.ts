@@ -57,7 +57,8 @@ export async function itemOutput(
 
 /**
  * One try of the node for the item, step by step, to the item's output json; a step that fails
- * ends it with its failure. Only the output outlives the try: the envelope and the whole reply go.
+ * ends it with its failure. Only the output outlives the try, or the failure with at most 10,000
+ * characters of the reply (`wire/request.ts`): the envelope and the rest of the reply go.
  */
 async function tryItem(
 	context: IExecutePaginationFunctions,

@@ -8,8 +8,9 @@
  * item index. From here each item's envelope is finished and checked, sent in its turn
  * (pacing/turns.ts, wire/request.ts), its reply masked and checked, and every failure either
  * thrown or, with "On Error: Continue", returned as an item paired with its input. The hook sends
- * with n8n's request helper rather than the `this.makeRoutingRequest` it is given, which reads the
- * credential for every request (BENCHMARKS.md, "Sending with n8n's request helper").
+ * with `httpRequestWithAuthentication`, as `this.makeRoutingRequest` (which it is given) does, but
+ * itself: that one gives back only the reply's body (n8n-core routing-node.js,
+ * `postProcessResponseData`), and the node reads the status and a busy service's Retry-After.
  * `itemOutput` (output.ts) reads what happens to an item, in order.
  */
 import type { IExecutePaginationFunctions, INodePropertyRouting } from 'n8n-workflow';

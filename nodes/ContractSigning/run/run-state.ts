@@ -23,9 +23,9 @@ export class RunState {
 	lastUsedAt = Date.now();
 
 	/**
-	 * The access for this run, made by `load` only once while items are under way (so the
-	 * credential is read and decrypted once per run: n8n starts every item before any ends,
-	 * Batching aside); let go when no item is under way, and with the run in any case.
+	 * The access for this run, made by `load` only once while items are under way (so the node
+	 * reads the credential once per run for its check and mask: n8n starts every item before any
+	 * ends, Batching aside); let go when no item is under way, and with the run in any case.
 	 */
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();

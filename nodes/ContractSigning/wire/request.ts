@@ -1,9 +1,9 @@
 /**
  * One request of an item to the service and what came of it: the service's reply body, or the
  * failure with the service's text masked. The request is the one n8n's routing prepared for the
- * item, with its protections (timeout, proxy, SSL options, allowed domains), sent with n8n's
- * request helper and the key as the credential adds it (`withServiceKey`), as n8n-nodes-base's
- * Wise sends with the credential it read (`nodes/Wise/GenericFunctions.ts`).
+ * item, with its protections (timeout, proxy, SSL options, allowed domains), sent with
+ * `httpRequestWithAuthentication`: n8n reads the credential and its `authenticate` adds the key,
+ * as n8n-nodes-base's Okta sends (`nodes/Okta/UserFunctions.ts`).
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -13,9 +13,9 @@ import type {
 	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
-import { withServiceKey } from '../../../credentials/ContractSigningApi.credentials';
 import type { Access } from '../account/access';
 import { ItemFailure } from '../failure/item-failure';
+import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
 import { describeTransportFailure, isTimeout, networkError, notSent } from './transport-failure';
@@ -37,12 +37,13 @@ export interface ItemRequest {
 /** Posts the item once: the reply body when the service acted, else the failure. */
 export async function postOnce(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, requestData, envelope, access } = request;
-	const { root, key } = access.account;
 	let response: IN8nHttpFullResponse;
 	try {
 		const options = { ...requestData.options, body: envelope, returnFullResponse: true };
-		response = (await context.helpers.httpRequest(
-			withServiceKey(options as IHttpRequestOptions, root, key),
+		response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options as IHttpRequestOptions,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		return requestFailure(error, access, requestData.options.timeout);

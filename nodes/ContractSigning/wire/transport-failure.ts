@@ -46,7 +46,16 @@ const RULES: Rule[] = [
 		}),
 	},
 	{
-		matches: (code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN',
+		// The name server did not answer in time: nothing was sent, and it may answer next time.
+		matches: (code) => code === 'EAI_AGAIN',
+		failure: () => ({
+			message: 'The Base URL’s host name could not be looked up',
+			description: `Nothing was sent: the name server did not answer. ${TRY_LATER}`,
+			outcome: 'busy',
+		}),
+	},
+	{
+		matches: (code) => code === 'ENOTFOUND',
 		failure: () => ({
 			message: 'The Base URL’s host name is unknown',
 			description: `Nothing was sent. ${CHECK_BASE_URL}.`,
@@ -123,10 +132,31 @@ export function notSent(message: string): TransportFailure {
  * The network error's code (ECONNREFUSED, ECONNABORTED …) and its text, read as n8n-nodes-base's
  * Microsoft Dataverse reads them (`getNetworkErrorCode`), and whether the error came from the
  * request at all: one without a code that is not the request library's (`isAxiosError`) was
- * raised before the request was made.
+ * raised before the request was made, such as the credential's refusal to send the key to another
+ * origin. `httpRequestWithAuthentication` wraps either in a NodeApiError: n8n 2.x keeps the error
+ * as its `cause`; n8n 1.x keeps none, only the code in `httpCode` and the text in `messages`.
  */
 export function networkError(error: unknown): { code?: string; detail: string; sent: boolean } {
-	const failure = error as {
+	const wrapped = error as {
+		name?: unknown;
+		cause?: unknown;
+		httpCode?: unknown;
+		messages?: unknown;
+	};
+	if (wrapped?.name === 'NodeApiError' && !(typeof wrapped.cause === 'object' && wrapped.cause)) {
+		const code =
+			typeof wrapped.httpCode === 'string' && !/^\d+$/.test(wrapped.httpCode)
+				? wrapped.httpCode
+				: undefined;
+		const [first] = Array.isArray(wrapped.messages) ? (wrapped.messages as unknown[]) : [];
+		return {
+			code,
+			detail: typeof first === 'string' ? first : String((error as Error).message),
+			sent: code !== undefined,
+		};
+	}
+	const inner = wrapped?.name === 'NodeApiError' ? wrapped.cause : error;
+	const failure = inner as {
 		code?: unknown;
 		cause?: { code?: unknown };
 		message?: unknown;
@@ -136,7 +166,7 @@ export function networkError(error: unknown): { code?: string; detail: string; s
 	const code = typeof found === 'string' && found ? found : undefined;
 	return {
 		code,
-		detail: typeof failure.message === 'string' ? failure.message : String(error),
+		detail: typeof failure.message === 'string' ? failure.message : String(inner),
 		sent: code !== undefined || failure.isAxiosError === true,
 	};
 }

@@ -94,10 +94,9 @@ describe('n8n’s UX guidelines', () => {
 		expect(without.map((field) => field.displayName)).toEqual([]);
 	});
 
-	it('actions are in sentence case, name their resource and have no articles', () => {
+	it('actions are in sentence case and name their resource with its article, as n8n’s own nodes do ("Create a user")', () => {
 		const actions = operations.map(({ action }) => action);
-		expect(actions).toEqual(['Create client', 'Create contract', 'Get user']);
-		for (const action of actions) expect(action).not.toMatch(/\b(a|an|the)\b/i);
+		expect(actions).toEqual(['Create a client', 'Create a contract', 'Get a user']);
 	});
 
 	it('the options of every collection are in alphabetical order', () => {

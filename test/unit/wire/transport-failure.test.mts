@@ -1,5 +1,9 @@
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { describeTransportFailure } from '../../../nodes/ContractSigning/wire/transport-failure';
+import {
+	describeTransportFailure,
+	networkError,
+} from '../../../nodes/ContractSigning/wire/transport-failure';
 
 describe('describeTransportFailure', () => {
 	it('says a refused connection is one, and points at the Base URL', () => {
@@ -9,6 +13,24 @@ describe('describeTransportFailure', () => {
 				"Nothing answers at the Base URL. Check 'Base URL' in the Contract Signing credential and that the service is up.",
 			outcome: 'busy',
 		});
+	});
+
+	it('waits out a name server that did not answer (EAI_AGAIN), and refuses an unknown host (ENOTFOUND)', () => {
+		expect(describeTransportFailure('EAI_AGAIN', 'getaddrinfo EAI_AGAIN sign.example.com')).toEqual(
+			{
+				message: 'The Base URL’s host name could not be looked up',
+				description:
+					'Nothing was sent: the name server did not answer. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
+				outcome: 'busy',
+			},
+		);
+		expect(describeTransportFailure('ENOTFOUND', 'getaddrinfo ENOTFOUND sign.example.com')).toEqual(
+			{
+				message: 'The Base URL’s host name is unknown',
+				description: "Nothing was sent. Check 'Base URL' in the Contract Signing credential.",
+				outcome: 'refused',
+			},
+		);
 	});
 
 	it('calls a timeout a timeout, and points at the Timeout in the node’s Settings', () => {
@@ -57,5 +79,53 @@ describe('describeTransportFailure', () => {
 		expect(describeTransportFailure('ECONNRESET', 'socket hang up').message).toBe(
 			'The connection closed before the reply was complete (socket hang up)',
 		);
+	});
+});
+
+describe('networkError, through the NodeApiError httpRequestWithAuthentication throws', () => {
+	const node = {
+		id: '1',
+		name: 'Create Client',
+		type: 'n8n-nodes-contract-signing.contractSigning',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const timeout = Object.assign(new Error('timeout of 2000ms exceeded'), {
+		code: 'ECONNABORTED',
+		isAxiosError: true,
+	});
+
+	it('n8n 2.x: the request’s own error is the cause', () => {
+		expect(networkError(new NodeApiError(node, timeout as unknown as JsonObject))).toEqual({
+			code: 'ECONNABORTED',
+			detail: 'timeout of 2000ms exceeded',
+			sent: true,
+		});
+		const refusal = new Error('The Contract Signing API credential sends its key only to …');
+		expect(networkError(new NodeApiError(node, refusal as unknown as JsonObject))).toMatchObject({
+			sent: false,
+		});
+	});
+
+	it('n8n 1.x: no cause, the code in httpCode and the network’s text first in messages', () => {
+		// NodeApiError as n8n-workflow 1.123.81 leaves it: its `cause` field reset after the constructor.
+		const oneX = (code: string | null, text: string) =>
+			Object.assign(new Error('n8n’s own words'), {
+				name: 'NodeApiError',
+				cause: undefined,
+				httpCode: code,
+				messages: [text],
+			});
+		expect(networkError(oneX('ECONNABORTED', 'timeout of 2000ms exceeded'))).toEqual({
+			code: 'ECONNABORTED',
+			detail: 'timeout of 2000ms exceeded',
+			sent: true,
+		});
+		expect(networkError(oneX(null, 'The Contract Signing API credential sends …'))).toEqual({
+			code: undefined,
+			detail: 'The Contract Signing API credential sends …',
+			sent: false,
+		});
 	});
 });

@@ -165,7 +165,7 @@ export const clientCreate: Operation = {
 	resource: 'client',
 	name: 'Create',
 	value: 'create',
-	action: 'Create client',
+	action: 'Create a client',
 	description:
 		'Create a client, with its users if you add them. Returns the keys of the client and its users.',
 	request: { path: '/v1/client', action: 'create' },

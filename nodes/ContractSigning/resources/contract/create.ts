@@ -70,7 +70,7 @@ export const contractCreate: Operation = {
 	resource: 'contract',
 	name: 'Create',
 	value: 'create',
-	action: 'Create contract',
+	action: 'Create a contract',
 	description:
 		'Create a contract for a client, from a template if you choose one. Returns the contract’s key.',
 	request: { path: '/v1/contract', action: 'create' },

@@ -28,7 +28,7 @@ export const userGet: Operation = {
 	resource: 'user',
 	name: 'Get',
 	value: 'get',
-	action: 'Get user',
+	action: 'Get a user',
 	description:
 		'Find a user of a client by their key, name, email or your own reference. Returns the user.',
 	request: { path: '/v1/user', action: 'read' },

@@ -1,8 +1,10 @@
 /**
- * The credential is read, and so decrypted, once per run of the node, not once per item as n8n's
- * own send reads it, and never handed back to n8n to send with. Never across executions,
- * never across tries of Retry On Fail, never in the output; and n8n's checks that depend on the
- * credential (its allowed domains) still apply to every request.
+ * n8n applies the credential to every request the node sends: its `authenticate` adds the key, as
+ * for any node that sends with `httpRequestWithAuthentication`, and n8n reads (decrypts) the
+ * credential for each request. The node reads it itself once per try of a run, for its first
+ * item, to check it before anything is sent and to mask the key in what comes back; never across
+ * executions, never in the output. n8n's checks that depend on the credential (its allowed
+ * domains) apply to every request.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -21,33 +23,39 @@ const service = useStandIn();
 const contacts = CONTACTS as unknown as IDataObject[];
 
 /** n8n's routing engine reads the credential once itself, for `$credentials`, before any item. */
-const ENGINE_READS_PER_RUN = 1;
+const ENGINE_READS_PER_TRY = 1;
+/** The node's own read, for its first item: the check and the mask. */
+const NODE_READS_PER_TRY = 1;
 
 afterEach(() => {
 	vi.restoreAllMocks();
 });
 
-it('reads the credential once per run of the node, whatever the number of items', async () => {
+it('n8n applies the credential to every request; the node reads it once per try besides', async () => {
 	const decrypt = vi.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
-	// n8n applies a credential's authenticate when a node hands it the credential to send with.
-	const handedToN8n = vi.spyOn(TestCredentialsHelper.prototype, 'authenticate');
+	const authenticate = vi.spyOn(TestCredentialsHelper.prototype, 'authenticate');
 
 	const first = await runStep(service(), CREATE_CLIENT, { items: contacts });
 	expect(first.error).toBeUndefined();
 	expect(service().clients()).toHaveLength(contacts.length);
-	expect(decrypt).toHaveBeenCalledTimes(ENGINE_READS_PER_RUN + 1);
-	expect(handedToN8n).not.toHaveBeenCalled();
+	const sent = service().requests.length;
+	expect(sent).toBe(contacts.length);
+	expect(authenticate).toHaveBeenCalledTimes(sent);
+	expect(
+		service().requests.every((request) => request.headers['x-service-key'] === service().apiKey),
+	).toBe(true);
+	expect(decrypt).toHaveBeenCalledTimes(ENGINE_READS_PER_TRY + NODE_READS_PER_TRY + sent);
 
 	// A new execution reads it again: nothing is kept from one execution to the next.
 	const second = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 3) });
 	expect(second.error).toBeUndefined();
-	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_RUN + 1));
+	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_TRY + NODE_READS_PER_TRY) + sent + 3);
 
 	const output = JSON.stringify(second.items);
 	expect(output).not.toContain(service().apiKey);
 });
 
-it('reads it again for each try of Retry On Fail', async () => {
+it('the node reads it again for each try of Retry On Fail', async () => {
 	const decrypt = vi.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
 	failFirstRequestOf(service(), ['crm-2'], busyWithoutActing);
 
@@ -59,8 +67,9 @@ it('reads it again for each try of Retry On Fail', async () => {
 
 	expect(run.error).toBeUndefined();
 	expect(service().clients()).toHaveLength(4);
-	// Two tries: the first ends with crm-2 refused as busy, the second sends crm-2 only.
-	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_RUN + 1));
+	// Two tries: the first sends 4 and ends with crm-2 refused as busy, the second sends crm-2 only.
+	expect(service().requests).toHaveLength(5);
+	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_TRY + NODE_READS_PER_TRY) + 5);
 });
 
 it('keeps n8n’s allowed-domain restriction of the credential, and says nothing was sent', async () => {
