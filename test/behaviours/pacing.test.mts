@@ -66,27 +66,44 @@ describe('Options → Max Requests at Once', () => {
 	});
 });
 
+/** The first request the service received for this contact. */
+function otherRequestOf(contact: { crmId?: unknown }) {
+	return service().requests.find((request) => request.rawBody.includes(String(contact.crmId)))!;
+}
+
 describe('the executions of one account share its pace', () => {
-	it('a Retry-After that one execution is given holds back the requests of another, also when the first gives up at once', async () => {
-		// The first execution's one request turned away for 3 s; it may not wait (Max Retries When
-		// Busy 0), so it ends failed, and the account stays held. 3 s is longer than the 2 s the
-		// account's pace keeps between requests after a busy reply (its slowest rate, pace.ts).
+	it('a Retry-After that an item waits out holds back the account’s next request', async () => {
+		// One at a time, so that the second contact is sent only once the first one's busy reply has
+		// been read. 3 s: longer than the 2 s the account's pace keeps between requests after a busy
+		// reply (its slowest rate, pace.ts), so only the hold keeps the second request back that long.
 		service().injectFault(rateLimited(3), { times: 1 });
-		const first = await runStep(
+		const [first, second] = contacts(2);
+		const run = await runStep(
 			service(),
-			{ ...CREATE_CLIENT, options: { maxRetries: 0 } },
-			{ items: contacts(1), onError: 'continueRegularOutput' },
+			{ ...CREATE_CLIENT, options: { maxAtOnce: 1 } },
+			{ items: [first, second] },
 		);
+
+		expect(run.error).toBeUndefined();
+		const heldFrom = otherRequestOf(first).repliedAt!;
+		expect(otherRequestOf(second).receivedAt - heldFrom).toBeGreaterThanOrEqual(2950);
+		expect(createdOnce(service(), 2)).toEqual({ created: 2, twice: 0, missing: 0 });
+	});
+
+	it('a Retry-After beyond the wait limits fails its item and holds back nothing: an hour would hold every execution', async () => {
+		service().injectFault(rateLimited(3600), { times: 1 });
+		const first = await runStep(service(), CREATE_CLIENT, {
+			items: contacts(1),
+			onError: 'continueRegularOutput',
+		});
 		expect(first.items).toEqual([{ error: expect.objectContaining({}) }]);
-		const heldFrom = service().requests[0].repliedAt!;
+		const repliedAt = service().requests[0].repliedAt!;
 		const [other] = contacts(2).slice(1);
 		const second = await runStep(service(), CREATE_CLIENT, { items: [other] });
 
 		expect(second.error).toBeUndefined();
-		const otherRequest = service().requests.find((request) =>
-			request.rawBody.includes(other.crmId as string),
-		)!;
-		expect(otherRequest.receivedAt - heldFrom).toBeGreaterThanOrEqual(2950);
+		// At the pace's spacing after a busy reply, not an hour later.
+		expect(otherRequestOf(other).receivedAt - repliedAt).toBeLessThan(2950);
 		expect(createdOnce(service(), 2)).toEqual({ created: 1, twice: 0, missing: 1 });
 	});
 

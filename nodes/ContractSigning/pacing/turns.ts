@@ -1,7 +1,9 @@
 /**
  * Sends an item in its turns until the service acts, and while it says it is busy (429, 503, no
- * connection), pauses within the user's limits before the next turn. One Retry-After holds back
- * every request to the account, also when the item that got it has no wait left and fails.
+ * connection), pauses within the user's limits before the next turn. A Retry-After the item waits
+ * out holds back every request to the account; one beyond its wait limits fails the item and holds
+ * nothing, since the other items wait for their turn without a limit (a 503 asking for an hour
+ * would hold every execution for that hour).
  */
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
@@ -47,11 +49,11 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 		if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
 		const { retryAfterMs } = reply.details;
 		const nextMs = pauseBefore(retries, retryAfterMs);
-		if (retryAfterMs !== undefined) item.pace.holdUntil(Date.now() + nextMs);
 		limits ??= waitLimits(optionsOf(context));
 		if (retries >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
 			return reply.with(stillBusy(reply, retries, waitedMs, nextMs));
 		}
+		if (retryAfterMs !== undefined) item.pace.holdUntil(Date.now() + nextMs);
 		const stopped = await pause(nextMs, run.stop).then(() => undefined, stoppedFailure);
 		if (stopped) return stopped;
 		waitedMs += nextMs;
