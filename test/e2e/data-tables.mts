@@ -2,7 +2,9 @@
  * n8n data tables as the examples use them: made as a user makes them under Data tables, picked
  * in the examples' data table steps, and their rows read back, through the owner's REST session.
  */
-import type { ExampleWorkflow, RestSession } from './n8n-instance.mts';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { ExampleWorkflow, N8nHome, RestSession } from './n8n-instance.mts';
 import { restJson } from './n8n-instance.mts';
 import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 
@@ -128,4 +130,41 @@ export async function updateTableRows(
 			data,
 		}),
 	});
+}
+
+/** Where n8n keeps its database when it is PostgreSQL, for `ageDealRow`. */
+export interface PostgresAt {
+	port: number;
+	user: string;
+	database: string;
+}
+
+/**
+ * Moves a deal's row back by `minutes` in n8n's database (SQLite in the user folder, or
+ * PostgreSQL), as that much time would: what the sweep's `updatedAt` filter reads.
+ */
+export function ageDealRow(
+	home: N8nHome,
+	table: { id: string; dealId: string },
+	minutes: number,
+	postgres?: PostgresAt,
+) {
+	const name = `data_table_user_${table.id}`;
+	const script = postgres
+		? `
+		const { Client } = require(${JSON.stringify(join(home.runtime.root, 'node_modules', 'pg'))});
+		const client = new Client({ host: '127.0.0.1', port: ${postgres.port}, user: ${JSON.stringify(postgres.user)}, database: ${JSON.stringify(postgres.database)} });
+		client.connect()
+			.then(() => client.query('UPDATE "${name}" SET "updatedAt" = "updatedAt" - interval \\'${minutes} minutes\\' WHERE "dealId" = $1', [process.argv[1]]))
+			.then((result) => { if (result.rowCount !== 1) throw new Error('rows changed: ' + result.rowCount); return client.end(); })
+			.catch((error) => { console.error(error.message); process.exit(1); });`
+		: `
+		const { DatabaseSync } = require('node:sqlite');
+		const db = new DatabaseSync(${JSON.stringify(join(home.userFolder, '.n8n', 'database.sqlite'))});
+		const changed = db
+			.prepare("UPDATE ${name} SET updatedAt = strftime('%Y-%m-%d %H:%M:%f', updatedAt, '-${minutes} minutes') WHERE dealId = ?")
+			.run(process.argv[1]).changes;
+		if (changed !== 1) throw new Error('rows changed: ' + changed);`;
+	const aged = spawnSync(home.runtime.nodeBin, ['-e', script, table.dealId], { encoding: 'utf8' });
+	if (aged.status !== 0) throw new Error(`could not age the row: ${aged.stderr}`);
 }

@@ -7,13 +7,11 @@
  * it (the record's key in the row, status `retry`), then finishes the deal without making
  * anything twice.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { STOPPED_AFTER_MINUTES, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
-import { dataTableId, tableRows, updateTableRows } from './data-tables.mts';
+import { ageDealRow, dataTableId, tableRows, updateTableRows } from './data-tables.mts';
 import {
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
@@ -119,25 +117,9 @@ async function killedDuring(deal: DealEvent, path: string, acted: () => boolean)
 		}
 	});
 	await until(`the service acted on ${path}`, acted);
-	ageRow(deal, STOPPED_AFTER_MINUTES + 1);
+	ageDealRow(suite.home, { id: tableId, dealId: deal.dealId }, STOPPED_AFTER_MINUTES + 1);
 	n8n = await startN8n(suite.home);
 	rest = await ownerSession(n8n.url);
-}
-
-/** Moves the deal's row back by `minutes` in n8n's SQLite database, as that much time would. */
-function ageRow(deal: DealEvent, minutes: number) {
-	const database = join(suite.home.userFolder, '.n8n', 'database.sqlite');
-	const script = `
-		const { DatabaseSync } = require('node:sqlite');
-		const db = new DatabaseSync(process.argv[1]);
-		const changed = db
-			.prepare("UPDATE data_table_user_${tableId} SET updatedAt = strftime('%Y-%m-%d %H:%M:%f', updatedAt, '-${minutes} minutes') WHERE dealId = ?")
-			.run(process.argv[2]).changes;
-		if (changed !== 1) throw new Error('rows changed: ' + changed);`;
-	const aged = spawnSync(suite.home.runtime.nodeBin, ['-e', script, database, deal.dealId], {
-		encoding: 'utf8',
-	});
-	if (aged.status !== 0) throw new Error(`could not age the row: ${aged.stderr}`);
 }
 
 async function sweep() {

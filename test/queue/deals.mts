@@ -10,12 +10,10 @@
  *   deal; the person's fix as the README gives it finishes the deal with one client and one
  *   contract.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STOPPED_AFTER_MINUTES, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { webhookBody, type DealEvent } from '../e2e/crm-deals.mts';
-import { dataTableId, tableRows, updateTableRows } from '../e2e/data-tables.mts';
+import { ageDealRow, dataTableId, tableRows, updateTableRows } from '../e2e/data-tables.mts';
 import {
 	CRM_SECRET_HEADER,
 	endedRuns,
@@ -173,7 +171,14 @@ export async function dealsInQueueMode(setting: {
 	const rowStatus = async () =>
 		String((await tableRows(rest, tableId, { dealId: deal.dealId }))[0]?.status ?? '');
 	const afterKill = await rowStatus();
-	ageRow(mainHome, database, tableId, deal.dealId, STOPPED_AFTER_MINUTES + 1);
+	ageDealRow(
+		mainHome,
+		{ id: tableId, dealId: deal.dealId },
+		STOPPED_AFTER_MINUTES + 1,
+		database.kind === 'postgres'
+			? { port: database.port, user: POSTGRES_USER, database: POSTGRES_DATABASE }
+			: undefined,
+	);
 	const toldRun = await sweep();
 	if (toldRun.status !== 'error') throw new Error(`the sweep did not fail: ${toldRun.status}`);
 	const afterSweep = await rowStatus();
@@ -195,33 +200,4 @@ export async function dealsInQueueMode(setting: {
 			after: await atService(deal),
 		},
 	};
-}
-
-/** Moves the deal's row back by `minutes` in n8n's database, as that much time would. */
-function ageRow(
-	home: N8nHome,
-	database: Database,
-	tableId: string,
-	dealId: string,
-	minutes: number,
-) {
-	const table = `data_table_user_${tableId}`;
-	const script =
-		database.kind === 'postgres'
-			? `
-		const { Client } = require(${JSON.stringify(join(home.runtime.root, 'node_modules', 'pg'))});
-		const client = new Client({ host: '127.0.0.1', port: ${database.port}, user: ${JSON.stringify(POSTGRES_USER)}, database: ${JSON.stringify(POSTGRES_DATABASE)} });
-		client.connect()
-			.then(() => client.query('UPDATE "${table}" SET "updatedAt" = "updatedAt" - interval \\'${minutes} minutes\\' WHERE "dealId" = $1', [process.argv[1]]))
-			.then((result) => { if (result.rowCount !== 1) throw new Error('rows changed: ' + result.rowCount); return client.end(); })
-			.catch((error) => { console.error(error.message); process.exit(1); });`
-			: `
-		const { DatabaseSync } = require('node:sqlite');
-		const db = new DatabaseSync(${JSON.stringify(join(home.userFolder, '.n8n', 'database.sqlite'))});
-		const changed = db
-			.prepare("UPDATE ${table} SET updatedAt = strftime('%Y-%m-%d %H:%M:%f', updatedAt, '-${minutes} minutes') WHERE dealId = ?")
-			.run(process.argv[1]).changes;
-		if (changed !== 1) throw new Error('rows changed: ' + changed);`;
-	const aged = spawnSync(home.runtime.nodeBin, ['-e', script, dealId], { encoding: 'utf8' });
-	if (aged.status !== 0) throw new Error(`could not age the row: ${aged.stderr}`);
 }
