@@ -130,9 +130,10 @@ const NO_REDIRECTS = {
  * A request as it goes to the service with the key: to the root, with the key's header, and
  * without following redirects, since n8n would send the X-Service-Key header on to wherever a
  * redirect points. A request to any other origin is refused, so the key never leaves the Base
- * URL's. The credential's `authenticate` and the node send through here alike.
+ * URL's. The credential's `authenticate` applies it to every request sent with the credential, the
+ * node's included.
  */
-export function withServiceKey(
+function withServiceKey(
 	requestOptions: IHttpRequestOptions,
 	root: string,
 	key: string,

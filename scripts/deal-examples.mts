@@ -175,6 +175,15 @@ const to = (...nodes: string[]) =>
 /** A column of the deal's row, as the steps after Deal read it. */
 const deal = (column: string) => `$('Deal').item.json.${column}`;
 
+/** A table step's filter for the deal's own row, as the steps after Deal know it. */
+const dealRow = tableConditions(
+	[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
+	'allConditions',
+);
+
+/** Retry On Fail as a CRM's read has it, its failures to What Failed. */
+const READ = { ...RETRY, onError: 'continueErrorOutput' as const };
+
 /**
  * A Get's settings for the first row that matches: the oldest, by id. n8n 1.x has no Order By; on
  * SQLite it reads rows in the order they were written (docs/examples.md, for PostgreSQL).
@@ -280,16 +289,12 @@ export function dealExample(head: CrmHead): Workflow {
 			name,
 			position,
 			'update',
-			{
-				...tableConditions(
-					[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
-					'allConditions',
-				),
-				columns: tableColumns(columns),
-				options: {},
-			},
+			{ ...dealRow, columns: tableColumns(columns), options: {} },
 			notes,
 		);
+	/** A delete of the deal's row. */
+	const deleteDeal = (name: string, position: [number, number], notes: string) =>
+		table(name, position, 'deleteRows', { ...dealRow, options: {} }, notes);
 	const lookups = head.lookups;
 	/** The column of Record Deal, less 2; with lookups, Deal Fields and Won? are not before it. */
 	const start = lookups
@@ -435,17 +440,9 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`),
 			]),
 		}),
-		table(
+		deleteDeal(
 			'Forget Repeat',
 			[x(start + 6), 200],
-			'deleteRows',
-			{
-				...tableConditions(
-					[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
-					'allConditions',
-				),
-				options: {},
-			},
 			'Deletes the row just written for the repeat: the table keeps one row per deal.',
 		),
 		node('Has Contract?', [x(start + 6), 0], {
@@ -484,17 +481,9 @@ export function dealExample(head: CrmHead): Workflow {
 						},
 						"Writes what was read from the CRM to the deal's row, and takes the deal back to Deal: from there it goes on as a deal whose customer is known.",
 					),
-					table(
+					deleteDeal(
 						'Not Won',
 						above(lookups.steps.find((step) => step.name === 'Won?')?.position[0] ?? 0, -200),
-						'deleteRows',
-						{
-							...tableConditions(
-								[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
-								'allConditions',
-							),
-							options: {},
-						},
 						'Deletes the row of a deal that is not won: the table keeps won deals only.',
 					),
 				]
@@ -850,7 +839,7 @@ export function dealExample(head: CrmHead): Workflow {
 		sticky(
 			nodeId(head.number, 82),
 			'Sticky Note2',
-			`## One client per customer, one contract per deal\nThe deal's row in the data table **${WON_DEALS_TABLE.name}** says each step before it is taken. Set your Template Key in **Create Contract**. A step that fails goes to **What Failed**: the deal is tried again every 10 minutes, or a person is told.`,
+			`## One client per customer, one contract per deal\nThe deal's row in the data table **${WON_DEALS_TABLE.name}** says each step before it is taken. Set your Template Key in **Create Contract**. **What Failed** takes the failures of the creates, the reads from the CRM and the keys: the deal is tried again every 10 minutes, or a person is told.`,
 			nodes.filter((step) => ![...crm, ...reads, ...sweep].includes(step.name)),
 			7,
 		),
@@ -1081,8 +1070,7 @@ export const PIPEDRIVE: CrmHead = {
 					type: 'n8n-nodes-base.pipedrive',
 					typeVersion: 2,
 					position: [0, 0],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes:
 						"Reads the deal (Deal → Get) for its title, person and organization. Pick the same Pipedrive credential. If Pipedrive cannot answer, Every 10 Minutes reads it again. Keep Show Raw Field Keys on here and in the two steps after: with it off, Pipedrive's step reads the names of your custom fields first, and when that fails the deal goes on unread instead of to What Failed.",
 					parameters: {
@@ -1102,8 +1090,7 @@ export const PIPEDRIVE: CrmHead = {
 					type: 'n8n-nodes-base.pipedrive',
 					typeVersion: 2,
 					position: [1, 0],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes:
 						"Reads the deal's contact person (Person → Get): the person becomes the client's user, who gets the contract.",
 					parameters: {
@@ -1135,8 +1122,7 @@ export const PIPEDRIVE: CrmHead = {
 					type: 'n8n-nodes-base.pipedrive',
 					typeVersion: 2,
 					position: [3, -120],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes: "Reads the deal's organization (Organization → Get) for its name.",
 					parameters: {
 						resource: 'organization',
@@ -1236,8 +1222,7 @@ export const HUBSPOT: CrmHead = {
 					type: 'n8n-nodes-base.hubspot',
 					typeVersion: 2.2,
 					position: [0, 0],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes:
 						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes). If HubSpot cannot answer, Every 10 Minutes reads it again.",
 					parameters: {
@@ -1265,8 +1250,7 @@ export const HUBSPOT: CrmHead = {
 					type: 'n8n-nodes-base.hubspot',
 					typeVersion: 2.2,
 					position: [2, 0],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes:
 						"Reads the deal's first contact (Contact → Get): the contact becomes the client's user, who gets the contract.",
 					parameters: {
@@ -1302,8 +1286,7 @@ export const HUBSPOT: CrmHead = {
 					type: 'n8n-nodes-base.hubspot',
 					typeVersion: 2.2,
 					position: [4, -120],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes: "Reads the deal's first company (Company → Get) for its name.",
 					parameters: {
 						authentication: 'appToken',
@@ -1431,8 +1414,7 @@ export const SALESFORCE: CrmHead = {
 					type: 'n8n-nodes-base.salesforce',
 					typeVersion: 1.1,
 					position: [0, 0],
-					...RETRY,
-					onError: 'continueErrorOutput',
+					...READ,
 					notes:
 						"Reads the opportunity with its account's name and its primary contact in one query (Search → Query). Pick the same Salesforce credential. If Salesforce cannot answer, Every 10 Minutes reads it again.",
 					parameters: {

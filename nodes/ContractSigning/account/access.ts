@@ -13,9 +13,8 @@ import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { SecretMask } from './secret';
 
-/** The service account: its root (the Base URL as requests go to it), its origin, its key as sent. */
+/** The service account, which names its pace: the Base URL's origin and the key as sent. */
 export interface Account {
-	root: string;
 	origin: string;
 	key: string;
 }
@@ -47,8 +46,10 @@ async function readAccess(context: IExecuteSingleFunctions): Promise<Access | It
 	}
 	let account: Account;
 	try {
-		const root = serviceRoot(credential.baseUrl);
-		account = { root, origin: new URL(root).origin, key: serviceKey(credential.apiKey) };
+		account = {
+			origin: new URL(serviceRoot(credential.baseUrl)).origin,
+			key: serviceKey(credential.apiKey),
+		};
 	} catch (error) {
 		return inputFailure(error).with(NOTHING_SENT);
 	}

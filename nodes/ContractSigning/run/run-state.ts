@@ -24,8 +24,9 @@ export class RunState {
 
 	/**
 	 * The access for this run, made by `load` only once while items are under way (so the node
-	 * reads the credential once per run for its check and mask: n8n starts every item before any
-	 * ends, Batching aside); let go when no item is under way, and with the run in any case.
+	 * reads the credential once per try for its check and mask: n8n starts every item of a try
+	 * before any ends, Batching aside); let go when no item is under way, and with the run in any
+	 * case.
 	 */
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();
