@@ -8,7 +8,7 @@
  * file composes the description and the send path; item/ reads the item and builds its output,
  * pacing/ sends it in its turns, wire/ makes one request and reads its reply, account/ gives
  * what to send with (the run's account, from the credential), run/ holds the run's state,
- * failure/ is the vocabulary they all speak, and description/ (the panel as data, which
+ * failure/ is the vocabulary they all speak, and description/ (what an operation declares, which
  * resources/ fills in) imports none of them. The credential in credentials/ imports nothing of
  * the node.
  */

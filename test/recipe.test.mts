@@ -136,8 +136,8 @@ async function readContract(parameters: JsonObject) {
 describe("CONTRIBUTING's recipe for a new operation, followed for Contract → Read", () => {
 	it('names the files of its code blocks, which compile into the node as written', () => {
 		expect([...blocks.keys()].sort()).toEqual([
+			'nodes/ContractSigning/resources/contract/index.ts',
 			'nodes/ContractSigning/resources/contract/read.ts',
-			'nodes/ContractSigning/resources/index.ts',
 		]);
 		expect(compileErrors).toEqual([]);
 	});

@@ -1,9 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { JSON_HEADERS } from '../../credentials/ContractSigningApi.credentials';
-import { describeResources } from './description/describe';
 import { optionsField, simplifyField } from './description/settings';
-import { operationRouting } from './item/send';
-import { resources } from './resources';
+import { sendEachItem } from './item/send';
+import { operations } from './resources';
+import { clientDescription, clientOperation } from './resources/client';
+import { organizationField } from './resources/client/create';
+import { contractDescription, contractOperation } from './resources/contract';
+import { clientKeyField, customKeyField, emailField, fullnameField } from './resources/fields';
+import { userDescription, userOperation } from './resources/user';
 import { CREDENTIAL_TYPE } from './run/n8n';
 
 export class ContractSigning implements INodeType {
@@ -31,7 +35,40 @@ export class ContractSigning implements INodeType {
 				required: true,
 			},
 		],
-		requestDefaults: { headers: { ...JSON_HEADERS } },
-		properties: [...describeResources(resources, operationRouting), simplifyField, optionsField],
+		requestDefaults: {
+			headers: { ...JSON_HEADERS },
+			// The node reads every reply itself; the API key goes to the Base URL's origin only.
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		},
+		requestOperations: { pagination: sendEachItem(operations) },
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Client', value: 'client' },
+					{ name: 'Contract', value: 'contract' },
+					{ name: 'User', value: 'user' },
+				],
+				default: 'client',
+			},
+			clientOperation,
+			contractOperation,
+			userOperation,
+			// Each field once, in the order the panels show them (resources/fields.ts says why).
+			clientKeyField,
+			...contractDescription,
+			...userDescription,
+			fullnameField,
+			emailField,
+			organizationField,
+			customKeyField,
+			...clientDescription,
+			simplifyField,
+			optionsField,
+		],
 	};
 }

@@ -46,14 +46,7 @@ const TIMEOUT_PLACE = 'node/settings/requestOptions/timeout';
 const TIMEOUT_LABELS = ['Settings', 'Request Options', 'Timeout'];
 
 /** Arrows that are not a path to click, each with why. `text` is the arrow in its words. */
-const ALLOWED: { file: string; text: string; reason: string }[] = [
-	{
-		file: 'nodes/ContractSigning/description/describe.ts',
-		text: '${…} → ${…}',
-		reason:
-			'an error for the package’s developers when the operation table is inconsistent: an operation by its resource and value',
-	},
-];
+const ALLOWED: { file: string; text: string; reason: string }[] = [];
 
 // ---------------------------------------------------------------------------------------------
 // The places a path can name

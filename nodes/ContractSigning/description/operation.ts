@@ -1,27 +1,26 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /**
- * One field of an operation's panel, in the order the panel shows it. Its `property` carries no
- * displayOptions: which panels show it is derived from the operations that list it (describe.ts).
+ * A field an operation sends, as the panel describes it (with its displayOptions), and where its
+ * value goes in the request body.
  */
 export interface OperationField {
 	property: INodeProperties;
-	/** Dotted path of its value in the request body, such as `data.client.fullname`; none for a notice or a switch. */
+	/** Dotted path of its value in the request body, such as `data.client.fullname`. */
 	path?: string;
 	/** For a collection of optional fields: each one's name and the dotted path of its value in the request body. */
 	paths?: Record<string, string>;
-	/** Shown and read only while another field of the panel has this value: one of two ways to give the same data. */
-	onlyWhen?: { parameter: string; value: string };
 }
 
 /**
- * A field that is sent: it has a path in the request body. A field inside a collection is read
- * from the collection, `within`.
+ * A field that is sent: it has a path in the request body, and is read only while the panel
+ * shows it (`shownWhen`: its displayOptions besides Resource and Operation). A field inside a
+ * collection is read from the collection, `within`.
  */
 export interface WireField {
 	property: INodeProperties;
 	path: string;
-	onlyWhen?: OperationField['onlyWhen'];
+	shownWhen: Array<[parameter: string, values: unknown[]]>;
 	within?: string;
 }
 
@@ -34,17 +33,13 @@ export interface EnvelopeRules {
 	emails?: string[];
 }
 
+/**
+ * What an operation sends and what its reply must hold. Its panel is data: the Operation field's
+ * option of its resource (resources/<resource>/index.ts) and its fields.
+ */
 export interface Operation {
-	/** The resource's value, as the Resource field stores it, such as `client`. */
-	resource: string;
-	/** The operation's name in the Operation field, and its value there. */
-	name: string;
-	value: string;
-	/** The action as n8n lists it, such as "Create a client": sentence case, the resource with its article, as n8n's own nodes ("Create a user"). */
+	/** `data.action` of the request, such as `create`. */
 	action: string;
-	description: string;
-	/** What the request is: `POST {baseUrl}{path}` with `data.action` set to `action`. */
-	request: { path: string; action: string };
 	fields: OperationField[];
 	rules: EnvelopeRules;
 	/** Reshapes the body the fields gave before the rules apply. */
@@ -63,24 +58,27 @@ export interface Operation {
 	simplify: (reply: IDataObject, envelope: IDataObject) => IDataObject;
 }
 
-/** A resource of the Resource field and its operations, in the order its Operation field lists them. */
-export interface Resource {
-	name: string;
-	value: string;
-	operations: Operation[];
+/** The operations of a resource, by their value in its Operation field. */
+export type Operations = Record<string, Operation>;
+
+/** The panel's conditions besides Resource and Operation: another field's value it depends on. */
+function shownWhen(property: INodeProperties): WireField['shownWhen'] {
+	return Object.entries(property.displayOptions?.show ?? {})
+		.filter(([parameter]) => parameter !== 'resource' && parameter !== 'operation')
+		.map(([parameter, values]) => [parameter, values ?? []]);
 }
 
 /** The operation's fields that are sent. */
 export function wireFields(operation: Operation): WireField[] {
-	return operation.fields.flatMap(({ property, path, paths, onlyWhen }): WireField[] => {
-		if (path !== undefined) return [{ property, path, onlyWhen }];
+	return operation.fields.flatMap(({ property, path, paths }): WireField[] => {
+		if (path !== undefined) return [{ property, path, shownWhen: shownWhen(property) }];
 		const inner = (property.options ?? []) as INodeProperties[];
 		return inner
 			.filter((field) => paths?.[field.name] !== undefined)
 			.map((field) => ({
 				property: field,
 				path: paths![field.name],
-				onlyWhen,
+				shownWhen: shownWhen(property),
 				within: property.name,
 			}));
 	});

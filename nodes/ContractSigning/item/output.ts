@@ -89,7 +89,7 @@ function readItem(
 	{ operation, fields, rules }: OperationToSend,
 ): { envelope: IDataObject; simplify: boolean } | ItemFailure {
 	try {
-		const body = readFields(context, operation.request.action, fields);
+		const body = readFields(context, operation.action, fields);
 		const normalize = operation.normalize ?? ((fields: IDataObject) => fields);
 		return {
 			envelope: finishEnvelope(normalize(body), rules),

@@ -13,8 +13,9 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 }
 
 /**
- * The request body as the operation's fields give it for this item. A switch, or a collection
- * of optional fields, is read once however many fields depend on it.
+ * The request body as the operation's fields give it for this item, each field only while the
+ * panel shows it. A switch, or a collection of optional fields, is read once however many fields
+ * depend on it.
  */
 export function readFields(
 	context: IExecuteSingleFunctions,
@@ -27,8 +28,8 @@ export function readFields(
 		return read.get(name);
 	};
 	const body: IDataObject = { data: { action } };
-	for (const { property, path, onlyWhen, within } of fields) {
-		if (onlyWhen && parameter(onlyWhen.parameter, '') !== onlyWhen.value) continue;
+	for (const { property, path, shownWhen, within } of fields) {
+		if (shownWhen.some(([name, values]) => !values.includes(parameter(name, '')))) continue;
 		const value =
 			within === undefined
 				? parameter(property.name, property.default)

@@ -1,11 +1,11 @@
-import type { Resource } from '../description/operation';
-import { clientCreate } from './client/create';
-import { contractCreate } from './contract/create';
-import { userGet } from './user/get';
+import type { Operations } from '../description/operation';
+import { clientOperations } from './client';
+import { contractOperations } from './contract';
+import { userOperations } from './user';
 
-/** Every operation of the node: the Resource and Operation fields and each panel derive from it. */
-export const resources: Resource[] = [
-	{ name: 'Client', value: 'client', operations: [clientCreate] },
-	{ name: 'Contract', value: 'contract', operations: [contractCreate] },
-	{ name: 'User', value: 'user', operations: [userGet] },
-];
+/** What each operation sends and gets back, by its Resource and Operation values. */
+export const operations: Record<string, Operations> = {
+	client: clientOperations,
+	contract: contractOperations,
+	user: userOperations,
+};

@@ -29,8 +29,8 @@ const users: INodeProperties = {
 	],
 };
 const fields: WireField[] = [
-	{ property: fullname, path: 'data.client.fullname' },
-	{ property: users, path: 'data.client.users' },
+	{ property: fullname, path: 'data.client.fullname', shownWhen: [] },
+	{ property: users, path: 'data.client.users', shownWhen: [] },
 ];
 
 describe('labelsFromFields', () => {

@@ -2,57 +2,50 @@ import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow'
 import { customKeyField, emailField, fullnameField } from '../fields';
 import { mayExistHint, quoted, type Operation } from '../../description/operation';
 
+const showOnlyForClientCreate = { resource: ['client'], operation: ['create'] };
+
 const userValues: INodeProperties[] = [
-	fullnameField,
-	emailField,
 	{
-		...customKeyField,
+		displayName: 'Full Name',
+		name: 'fullname',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Nathan Smith',
+		description: 'Full name of the person or company',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. nathan@example.com',
+		description: 'Email address',
+	},
+	{
+		displayName: 'Custom Key',
+		name: 'customKey',
+		type: 'string',
+		default: '',
 		placeholder: 'e.g. crm-contact-1042',
 		description: 'Your own reference for the user, such as the contact ID in your CRM',
 	},
 ];
 
-const organizationField: INodeProperties = {
+export const organizationField: INodeProperties = {
 	displayName: 'Organization',
 	name: 'organization',
 	type: 'string',
+	displayOptions: { show: showOnlyForClientCreate },
 	default: '',
 	placeholder: 'e.g. Analytical Engines Ltd',
 	description: 'Name of the client’s organization',
-};
-
-const usersInputField: INodeProperties = {
-	displayName: 'Add Users',
-	name: 'usersInput',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{
-			name: 'From a List',
-			value: 'list',
-			description: 'Give a list of users with an expression, such as the contacts of a CRM record',
-		},
-		{
-			name: 'One by One',
-			value: 'fields',
-			description: 'Enter each user in the fields below',
-		},
-	],
-	default: 'fields',
-};
-
-const defaultUserNotice: INodeProperties = {
-	displayName:
-		'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
-	name: 'defaultUserNotice',
-	type: 'notice',
-	default: '',
 };
 
 const usersField: INodeProperties = {
 	displayName: 'Users',
 	name: 'users',
 	type: 'fixedCollection',
+	displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['fields'] } },
 	placeholder: 'Add User',
 	typeOptions: { multipleValues: true, sortable: true },
 	default: {},
@@ -64,11 +57,46 @@ const usersListField: INodeProperties = {
 	displayName: 'Users',
 	name: 'usersList',
 	type: 'json',
+	displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['list'] } },
 	default: '[]',
 	placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
 	description:
 		'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
 };
+
+export const clientCreateDescription: INodeProperties[] = [
+	{
+		displayName: 'Add Users',
+		name: 'usersInput',
+		type: 'options',
+		displayOptions: { show: showOnlyForClientCreate },
+		noDataExpression: true,
+		options: [
+			{
+				name: 'From a List',
+				value: 'list',
+				description:
+					'Give a list of users with an expression, such as the contacts of a CRM record',
+			},
+			{
+				name: 'One by One',
+				value: 'fields',
+				description: 'Enter each user in the fields below',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName:
+			'The first user becomes the client’s default user: contracts created without a User Key are created by this user',
+		name: 'defaultUserNotice',
+		type: 'notice',
+		displayOptions: { show: showOnlyForClientCreate },
+		default: '',
+	},
+	usersField,
+	usersListField,
+];
 
 const INVALID_JSON = Symbol('invalid JSON');
 
@@ -162,30 +190,14 @@ function clientMayExist(envelope: IDataObject): string {
 }
 
 export const clientCreate: Operation = {
-	resource: 'client',
-	name: 'Create',
-	value: 'create',
-	action: 'Create a client',
-	description:
-		'Create a client, with its users if you add them. Returns the keys of the client and its users.',
-	request: { path: '/v1/client', action: 'create' },
+	action: 'create',
 	fields: [
 		{ property: fullnameField, path: 'data.client.fullname' },
 		{ property: emailField, path: 'data.client.email' },
 		{ property: organizationField, path: 'data.client.organization' },
 		{ property: customKeyField, path: 'data.client.customKey' },
-		{ property: usersInputField },
-		{ property: defaultUserNotice },
-		{
-			property: usersField,
-			path: 'data.client.users',
-			onlyWhen: { parameter: 'usersInput', value: 'fields' },
-		},
-		{
-			property: usersListField,
-			path: 'data.client.users',
-			onlyWhen: { parameter: 'usersInput', value: 'list' },
-		},
+		{ property: usersField, path: 'data.client.users' },
+		{ property: usersListField, path: 'data.client.users' },
 	],
 	rules: {
 		anyOf: {

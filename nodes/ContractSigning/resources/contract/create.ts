@@ -2,10 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clientKeyField } from '../fields';
 import { mayExistHint, type Operation } from '../../description/operation';
 
+const showOnlyForContractCreate = { resource: ['contract'], operation: ['create'] };
+
 const contractNameField: INodeProperties = {
 	displayName: 'Contract Name',
 	name: 'name',
 	type: 'string',
+	displayOptions: { show: showOnlyForContractCreate },
 	required: true,
 	default: '',
 	placeholder: 'e.g. Service agreement – {{ $json.organization }}',
@@ -16,6 +19,7 @@ const additionalFields: INodeProperties = {
 	displayName: 'Additional Fields',
 	name: 'additionalFields',
 	type: 'collection',
+	displayOptions: { show: showOnlyForContractCreate },
 	placeholder: 'Add Field',
 	default: {},
 	options: [
@@ -40,6 +44,8 @@ const additionalFields: INodeProperties = {
 		},
 	],
 };
+
+export const contractCreateDescription: INodeProperties[] = [contractNameField, additionalFields];
 
 /** The flat item the next steps map: the new contract's key and what it was created for. */
 export function simplifyContractCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
@@ -67,13 +73,7 @@ export function contractMayExist(envelope: IDataObject): string {
 }
 
 export const contractCreate: Operation = {
-	resource: 'contract',
-	name: 'Create',
-	value: 'create',
-	action: 'Create a contract',
-	description:
-		'Create a contract for a client, from a template if you choose one. Returns the contract’s key.',
-	request: { path: '/v1/contract', action: 'create' },
+	action: 'create',
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
 		{ property: contractNameField, path: 'data.contract.name' },

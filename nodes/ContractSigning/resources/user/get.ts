@@ -2,22 +2,29 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { clientKeyField, customKeyField, emailField, fullnameField } from '../fields';
 import type { Operation } from '../../description/operation';
 
+const showOnlyForUserGet = { resource: ['user'], operation: ['get'] };
+
 const userKeyField: INodeProperties = {
 	displayName: 'User Key',
 	name: 'userKey',
 	type: 'string',
+	displayOptions: { show: showOnlyForUserGet },
 	default: '',
 	placeholder: 'e.g. {{ $json.defaultUserKey }}',
 	description: 'Key of the user, as returned by Client → Create',
 };
 
-const findUserNotice: INodeProperties = {
-	displayName:
-		'Fill in at least one of the fields below. The service finds the user of this client by the fields you fill in.',
-	name: 'findUserNotice',
-	type: 'notice',
-	default: '',
-};
+export const userGetDescription: INodeProperties[] = [
+	{
+		displayName:
+			'Fill in at least one of the fields below. The service finds the user of this client by the fields you fill in.',
+		name: 'findUserNotice',
+		type: 'notice',
+		displayOptions: { show: showOnlyForUserGet },
+		default: '',
+	},
+	userKeyField,
+];
 
 /** The user record, as the service returns it. */
 export function simplifyUserFound(reply: IDataObject): IDataObject {
@@ -25,16 +32,9 @@ export function simplifyUserFound(reply: IDataObject): IDataObject {
 }
 
 export const userGet: Operation = {
-	resource: 'user',
-	name: 'Get',
-	value: 'get',
-	action: 'Get a user',
-	description:
-		'Find a user of a client by their key, name, email or your own reference. Returns the user.',
-	request: { path: '/v1/user', action: 'read' },
+	action: 'read',
 	fields: [
 		{ property: clientKeyField, path: 'data.clientKey' },
-		{ property: findUserNotice },
 		{ property: userKeyField, path: 'data.user.userKey' },
 		{ property: fullnameField, path: 'data.user.fullname' },
 		{ property: emailField, path: 'data.user.email' },
