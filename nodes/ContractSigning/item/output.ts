@@ -3,7 +3,6 @@
  * routing's hook returns for the item (send.ts), `tryItem` one try of it, step by step.
  */
 import {
-	deepCopy,
 	UserError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
@@ -20,7 +19,7 @@ import { sendUntilServed } from '../pacing/turns';
 import type { RunState } from '../run/run-state';
 import { finishEnvelope, type LabelledRules } from './envelope';
 import { readFields } from './read-fields';
-import { retryMemoryOf } from './retry-memory';
+import { retryMemoryOf, type ItemResult } from './retry-memory';
 
 /** An operation, with the fields it sends and the rules its envelope is checked by. */
 export interface OperationToSend {
@@ -29,7 +28,11 @@ export interface OperationToSend {
 	rules: LabelledRules;
 }
 
-/** The item's output: the service's record, or its error under "On Error: Continue". */
+/**
+ * The item's output: the service's record, or its error under "On Error: Continue". Under Retry
+ * On Fail, a final result of an earlier try stands: sending the item again could create its
+ * record twice.
+ */
 export async function itemOutput(
 	context: IExecutePaginationFunctions,
 	run: RunState,
@@ -37,22 +40,20 @@ export async function itemOutput(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = context.getItemIndex();
-	// Without Retry On Fail straight to the try: a waiting item holds one call and closure fewer.
-	const output =
-		context.getNode().retryOnFail === true
-			? await onceUnderRetries(
-					context,
-					run,
-					async () => await tryItem(context, run, toSend, requestData),
-				)
-			: await tryItem(context, run, toSend, requestData);
+	const memory = context.getNode().retryOnFail === true ? retryMemoryOf(run) : undefined;
+	let result = await memory?.finalResult(itemIndex);
+	if (result === undefined) {
+		const thisTry = tryItem(context, run, toSend, requestData);
+		memory?.keep(itemIndex, thisTry);
+		result = await thisTry;
+	}
 	const pairedItem = { item: itemIndex };
-	if (!(output instanceof ItemFailure)) return [{ json: output, pairedItem }];
+	if (!(result instanceof ItemFailure)) return [{ json: result, pairedItem }];
 	// After a stop, a failure is no output: n8n then marks the execution as stopped, not failed.
 	if (run.stop.aborted) return [];
-	const error = nodeErrorOf(context.getNode(), output, itemIndex);
+	const error = nodeErrorOf(context.getNode(), result, itemIndex);
 	if (!context.continueOnFail()) throw error;
-	return [{ json: errorItemJson(error, output), pairedItem }];
+	return [{ json: errorItemJson(error, result), pairedItem }];
 }
 
 /**
@@ -65,7 +66,7 @@ async function tryItem(
 	run: RunState,
 	toSend: OperationToSend,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<IDataObject | ItemFailure> {
+): Promise<ItemResult> {
 	const item = readItem(context, toSend);
 	if (item instanceof ItemFailure) return item;
 	const access = await accessFor(context, run);
@@ -111,25 +112,6 @@ function withMayExistHint(
 ): ItemFailure {
 	if (failure.kind !== 'unknown' || !operation.creates) return failure;
 	return failure.with(operation.creates.mayExist(envelope), { final: true });
-}
-
-/**
- * Under Retry On Fail: what `tryOnce` gave the item, or what it gave on an earlier try where sending
- * it again could create its record twice: its output, or a final failure. The item is known by
- * its index, whatever its fields give on this try.
- */
-async function onceUnderRetries(
-	context: IExecutePaginationFunctions,
-	run: RunState,
-	tryOnce: () => Promise<IDataObject | ItemFailure>,
-): Promise<IDataObject | ItemFailure> {
-	const memory = retryMemoryOf<IDataObject | ItemFailure>(run);
-	const { result, replayed } = await memory.once(
-		context.getItemIndex(),
-		tryOnce,
-		(earlier) => !(earlier instanceof ItemFailure) || earlier.details.final === true,
-	);
-	return replayed && !(result instanceof ItemFailure) ? deepCopy(result) : result;
 }
 
 /** Simplify as the user set it; text from an expression counts only as "true" or "false". */

@@ -7,36 +7,41 @@
  * its fields may evaluate differently on the next try (a name with `$now` in it), and it is still
  * the same item.
  */
+import { deepCopy, type IDataObject } from 'n8n-workflow';
+import { ItemFailure } from '../failure/item-failure';
 import { PerRun } from '../run/per-run';
 import type { RunState } from '../run/run-state';
 
-export class RetryMemory<Result> {
-	private readonly items = new Map<number, Promise<Result>>();
+/** What a try gave an item: its output json, or its failure. */
+export type ItemResult = IDataObject | ItemFailure;
+
+/** Whether sending the item again could create its record twice: it was served, or its failure is final. */
+function isFinal(result: ItemResult): boolean {
+	return !(result instanceof ItemFailure) || result.details.final === true;
+}
+
+export class RetryMemory {
+	private readonly items = new Map<number, Promise<ItemResult>>();
 
 	/**
-	 * The result of this item's earlier try when `isFinal` says it must not be sent again; otherwise
-	 * the result of `send`. A send still under way is waited for; sent again only if its result
-	 * is not final.
+	 * The item's result from an earlier try when it must not be sent again (a try still under way
+	 * is waited for); an output is given as a copy, since n8n hands it on to the next steps.
 	 */
-	async once(
-		itemIndex: number,
-		send: () => Promise<Result>,
-		isFinal: (result: Result) => boolean,
-	): Promise<{ result: Result; replayed: boolean }> {
-		const earlier = this.items.get(itemIndex);
-		if (earlier) {
-			const result = await earlier.catch(() => undefined);
-			if (result !== undefined && isFinal(result)) return { result, replayed: true };
-		}
-		const sending = send();
-		this.items.set(itemIndex, sending);
-		return { result: await sending, replayed: false };
+	async finalResult(itemIndex: number): Promise<ItemResult | undefined> {
+		const earlier = await this.items.get(itemIndex)?.catch(() => undefined);
+		if (earlier === undefined || !isFinal(earlier)) return undefined;
+		return earlier instanceof ItemFailure ? earlier : deepCopy(earlier);
+	}
+
+	/** This try's result for the item, kept for the tries after it. */
+	keep(itemIndex: number, result: Promise<ItemResult>): void {
+		this.items.set(itemIndex, result);
 	}
 }
 
-const memories = new PerRun<RetryMemory<unknown>>();
+const memories = new PerRun<RetryMemory>();
 
 /** The memory of the run. */
-export function retryMemoryOf<Result>(run: RunState): RetryMemory<Result> {
-	return memories.of(run, () => new RetryMemory<unknown>()) as RetryMemory<Result>;
+export function retryMemoryOf(run: RunState): RetryMemory {
+	return memories.of(run, () => new RetryMemory());
 }

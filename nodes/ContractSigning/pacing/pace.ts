@@ -98,11 +98,11 @@ export class Pace {
 		this.waiting -= 1;
 	}
 
-	/** `outcome`: what the pace learns from: the request accepted, or the service busy. */
-	requestEnded(sentAt: number, outcome: 'accepted' | 'busy' | undefined, now = Date.now()): void {
+	/** `ended`: what the pace learns from: the service served the request, or was busy. */
+	requestEnded(sentAt: number, ended: 'served' | 'busy' | undefined, now = Date.now()): void {
 		this.lastUsedAt = now;
-		if (outcome === 'accepted') this.keptUp(sentAt, now, this.inFlight >= this.window);
-		if (outcome === 'busy') this.wasBusy(sentAt, now);
+		if (ended === 'served') this.keptUp(sentAt, now, this.inFlight >= this.window);
+		if (ended === 'busy') this.wasBusy(sentAt, now);
 		this.inFlight -= 1;
 		this.letIn();
 	}

@@ -85,17 +85,17 @@ async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
 	const { run } = request;
 	const cappedAt = cap && (await cap.waitForTurn(run, run.stop).catch(stoppedFailure));
 	if (cappedAt instanceof ItemFailure) return cappedAt;
-	let outcome: 'accepted' | 'busy' | undefined;
+	let ended: 'served' | 'busy' | undefined;
 	let sentAt: number | ItemFailure | undefined;
 	try {
 		sentAt = await pace.waitForTurn(run, run.stop, item.ceiling).catch(stoppedFailure);
 		if (sentAt instanceof ItemFailure) return sentAt;
 		const reply = await postOnce(request);
-		if (!(reply instanceof ItemFailure)) outcome = 'accepted';
-		else if (reply.kind === 'busy') outcome = 'busy';
+		if (!(reply instanceof ItemFailure)) ended = 'served';
+		else if (reply.kind === 'busy') ended = 'busy';
 		return reply;
 	} finally {
-		if (typeof sentAt === 'number') pace.requestEnded(sentAt, outcome);
+		if (typeof sentAt === 'number') pace.requestEnded(sentAt, ended);
 		if (cappedAt !== undefined) cap?.requestEnded(cappedAt, undefined);
 	}
 }

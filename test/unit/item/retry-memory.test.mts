@@ -1,86 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { RetryMemory } from '../../../nodes/ContractSigning/item/retry-memory';
+import { ItemFailure } from '../../../nodes/ContractSigning/failure/item-failure';
+import { RetryMemory, type ItemResult } from '../../../nodes/ContractSigning/item/retry-memory';
 
-describe('RetryMemory.once', () => {
-	type Result = { final: boolean; value: string };
+const busy = () => new ItemFailure('busy', 'The service is busy', 'Try again later.');
+const unknown = () =>
+	new ItemFailure('unknown', 'The request timed out', 'Look for the client.', { final: true });
 
-	it('gives an earlier final result again without sending, and sends the rest again', async () => {
-		const memory = new RetryMemory<Result>();
-		let sent = 0;
-		const send = (result: Result) => async () => {
-			sent += 1;
-			return result;
-		};
-		const isFinal = (result: Result) => result.final;
-		await memory.once(0, send({ final: true, value: 'created' }), isFinal);
-		await memory.once(1, send({ final: false, value: 'busy' }), isFinal);
+describe('RetryMemory', () => {
+	it('gives an earlier output (as a copy) and a final failure again, and nothing for the rest', async () => {
+		const memory = new RetryMemory();
+		const created = { clientKey: 'cli_1' };
+		const timedOut = unknown();
+		memory.keep(0, Promise.resolve(created));
+		memory.keep(1, Promise.resolve(busy()));
+		memory.keep(2, Promise.resolve(timedOut));
 
-		expect(await memory.once(0, send({ final: true, value: 'again' }), isFinal)).toEqual({
-			result: { final: true, value: 'created' },
-			replayed: true,
-		});
-		expect(await memory.once(1, send({ final: true, value: 'now' }), isFinal)).toEqual({
-			result: { final: true, value: 'now' },
-			replayed: false,
-		});
-		expect(sent).toBe(3);
+		const again = await memory.finalResult(0);
+		expect(again).toEqual(created);
+		expect(again).not.toBe(created);
+		expect(await memory.finalResult(1)).toBeUndefined();
+		expect(await memory.finalResult(2)).toBe(timedOut);
+		expect(await memory.finalResult(3)).toBeUndefined();
 	});
 
-	it('waits for a send still under way instead of sending again', async () => {
-		const memory = new RetryMemory<Result>();
-		let sent = 0;
-		let finish: (result: Result) => void = () => {};
-		const isFinal = (result: Result) => result.final;
-		const first = memory.once(
-			0,
-			() => {
-				sent += 1;
-				return new Promise<Result>((resolve) => (finish = resolve));
-			},
-			isFinal,
-		);
-		const second = memory.once(
-			0,
-			async () => {
-				sent += 1;
-				return { final: true, value: 'second' };
-			},
-			isFinal,
-		);
-		finish({ final: true, value: 'first' });
-
-		expect((await second).result).toEqual({ final: true, value: 'first' });
-		expect((await first).result).toEqual({ final: true, value: 'first' });
-		expect(sent).toBe(1);
-	});
-
-	it('sends again, once it has ended, a send still under way whose result is not final', async () => {
-		const memory = new RetryMemory<Result>();
-		const sent: string[] = [];
-		let finish: (result: Result) => void = () => {};
-		const isFinal = (result: Result) => result.final;
-		const first = memory.once(
-			0,
-			() => {
-				sent.push('first');
-				return new Promise<Result>((resolve) => (finish = resolve));
-			},
-			isFinal,
-		);
-		const second = memory.once(
-			0,
-			async () => {
-				sent.push('second');
-				return { final: true, value: 'second' };
-			},
-			isFinal,
-		);
+	it('waits for a try still under way, and gives its result only if it is final', async () => {
+		const memory = new RetryMemory();
+		let finish: (result: ItemResult) => void = () => {};
+		memory.keep(0, new Promise<ItemResult>((resolve) => (finish = resolve)));
+		let given: ItemResult | undefined | 'waiting' = 'waiting';
+		const asked = memory.finalResult(0).then((result) => (given = result));
 		await Promise.resolve();
-		expect(sent).toEqual(['first']);
-		finish({ final: false, value: 'busy' });
+		expect(given).toBe('waiting');
 
-		expect(await second).toEqual({ result: { final: true, value: 'second' }, replayed: false });
-		expect((await first).result).toEqual({ final: false, value: 'busy' });
-		expect(sent).toEqual(['first', 'second']);
+		finish({ clientKey: 'cli_1' });
+		await asked;
+		expect(given).toEqual({ clientKey: 'cli_1' });
+
+		memory.keep(1, Promise.resolve(busy()));
+		expect(await memory.finalResult(1)).toBeUndefined();
 	});
 });

@@ -32,7 +32,7 @@ async function withFakeTimers(test: () => Promise<void>): Promise<void> {
  * learns a rate of 80 % of them.
  */
 function learnRate(pace: Pace, accepted: number, now: number): void {
-	for (let index = 0; index < accepted; index++) pace.requestEnded(now, 'accepted', now + index);
+	for (let index = 0; index < accepted; index++) pace.requestEnded(now, 'served', now + index);
 	pace.requestEnded(now + accepted, 'busy', now + accepted + 1);
 }
 
@@ -50,7 +50,7 @@ describe('Pace', () => {
 			void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(sent).toHaveLength(10);
-		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'accepted');
+		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'served');
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
@@ -60,7 +60,7 @@ describe('Pace', () => {
 		const pace = new Pace();
 		for (let round = 0; round < 5; round++) {
 			const sentAt = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
-			for (const at of sentAt) pace.requestEnded(at, 'accepted');
+			for (const at of sentAt) pace.requestEnded(at, 'served');
 		}
 		expect(pace.window).toBe(10);
 	});
@@ -74,7 +74,7 @@ describe('Pace', () => {
 			underWay.most = Math.max(underWay.most, underWay.count);
 			await new Promise((resolve) => setTimeout(resolve, 1));
 			underWay.count -= 1;
-			pace.requestEnded(sentAt, 'accepted');
+			pace.requestEnded(sentAt, 'served');
 		};
 		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, ACCOUNT_CEILING)));
 		expect(underWay.most).toBe(ACCOUNT_CEILING);
@@ -105,11 +105,11 @@ describe('Pace', () => {
 		for (let index = 0; index < 40; index++) void turn().then((at) => sent.push(at));
 		await sleep(5);
 		expect(sent).toHaveLength(16);
-		pace.requestEnded(sent[0], 'accepted');
+		pace.requestEnded(sent[0], 'served');
 		await sleep(5);
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(sent).toHaveLength(16);
-		pace.requestEnded(sent[1], 'accepted');
+		pace.requestEnded(sent[1], 'served');
 		await sleep(5);
 		expect(sent).toHaveLength(18);
 	});
@@ -133,13 +133,13 @@ describe('Pace', () => {
 			Array.from({ length: 16 }, async () => await pace.waitForTurn(RUN, undefined, 16)),
 		);
 		// The run's line is empty now; its next turn comes after a reply, as a run cap gives it.
-		pace.requestEnded(sent[0], 'accepted');
+		pace.requestEnded(sent[0], 'served');
 		let entered = 0;
 		void pace.waitForTurn(RUN, undefined, 16).then(() => (entered += 1));
 		await sleep(5);
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(entered).toBe(0);
-		pace.requestEnded(sent[1], 'accepted');
+		pace.requestEnded(sent[1], 'served');
 		await sleep(5);
 		expect(entered).toBe(1);
 	});
@@ -148,7 +148,7 @@ describe('Pace', () => {
 		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'accepted', now + index);
+			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'served', now + index);
 			expect(await gapsBetweenTurns(pace)).toEqual([0, 0]);
 			pace.requestEnded(now + 40, 'busy', now + 41);
 			// 80 % of the 40 accepted in the last second.
@@ -167,7 +167,7 @@ describe('Pace', () => {
 			learnRate(pace, 30, now);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(24));
 			// 10 more of the burst were accepted: 80 % of the 40.
-			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'accepted', now + 40 + index);
+			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'served', now + 40 + index);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
 		}));
 
@@ -178,7 +178,7 @@ describe('Pace', () => {
 			learnRate(pace, 40, now);
 			// At 32 a second, 100 accepted take about 3 s: 32 + 100 × 0.03.
 			for (let index = 0; index < 100; index++) {
-				pace.requestEnded(now + 50, 'accepted', now + 50 + index * 31);
+				pace.requestEnded(now + 50, 'served', now + 50 + index * 31);
 			}
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(35));
 		}));
@@ -210,7 +210,7 @@ describe('Pace', () => {
 		await withFakeTimers(async () => {
 			const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
 			const now = Date.now();
-			for (let index = 0; index < 50; index++) pace.requestEnded(now, 'accepted', now + index);
+			for (let index = 0; index < 50; index++) pace.requestEnded(now, 'served', now + index);
 			expect(pace.window).toBe(3);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(5));
 		}));
@@ -230,7 +230,7 @@ describe('Pace', () => {
 		stop.abort();
 		await expect(waiting).rejects.toBeInstanceOf(Stopped);
 		const endedAt = Date.now();
-		pace.requestEnded(first, 'accepted');
+		pace.requestEnded(first, 'served');
 		// The one place is free again: the next turn is given now, not held by the stopped one.
 		expect(await pace.waitForTurn(RUN)).toBeGreaterThanOrEqual(endedAt);
 	});
@@ -253,10 +253,10 @@ describe('Pace shared by runs', () => {
 				order.push('single');
 			})(),
 		];
-		pace.requestEnded(first, 'accepted');
+		pace.requestEnded(first, 'served');
 		for (let index = 0; index < 3; index++) {
 			await new Promise((resolve) => setTimeout(resolve, 5));
-			pace.requestEnded(Date.now(), 'accepted');
+			pace.requestEnded(Date.now(), 'served');
 		}
 		await Promise.all(turns);
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
@@ -271,7 +271,7 @@ describe('Pace shared by runs', () => {
 		stop.abort();
 		await expect(stopped).rejects.toBeInstanceOf(Stopped);
 		const endedAt = Date.now();
-		pace.requestEnded(first, 'accepted');
+		pace.requestEnded(first, 'served');
 		expect(await other).toBeGreaterThanOrEqual(endedAt);
 	});
 
