@@ -553,8 +553,9 @@ export interface Execution {
 
 /**
  * The editor's Execute workflow from one of the workflow's triggers (its pinned data, if it has
- * any); the run, once it has ended. n8n 1.x takes the workflow itself in the request, as its
- * editor sends it; later lines read the saved one.
+ * any); the run, once it has ended. n8n 1.x and 2.0 take the workflow itself in the request, as
+ * their editor sends it (2.0.3's `runManually` reads `workflowData.id`); later lines read the
+ * saved one.
  */
 export async function runFromTrigger(
 	rest: RestSession,
@@ -562,9 +563,10 @@ export async function runFromTrigger(
 	trigger: string,
 	withinMs: number,
 ): Promise<Execution> {
-	const workflowData = N8N_LINE_UNDER_TEST?.startsWith('1.')
-		? await restJson<unknown>(rest, `/rest/workflows/${workflowId}`)
-		: undefined;
+	const workflowData =
+		N8N_LINE_UNDER_TEST !== undefined
+			? await restJson<unknown>(rest, `/rest/workflows/${workflowId}`)
+			: undefined;
 	const started = await restJson<{ executionId?: string }>(
 		rest,
 		`/rest/workflows/${workflowId}/run`,
