@@ -4,7 +4,8 @@ import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 const RUN = {};
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Once every turn the pace can give now has been given: its turns come by promises, not timers, without a rate. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The gaps in ms between the next three turns, under fake timers: 1000 / the pace's rate (to the
@@ -48,10 +49,10 @@ describe('Pace', () => {
 		const sent: number[] = [];
 		for (let index = 0; index < 100; index++)
 			void pace.waitForTurn(RUN).then((at) => sent.push(at));
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		await settled();
 		expect(sent).toHaveLength(10);
 		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'served');
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		await settled();
 		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
 	});
@@ -103,14 +104,14 @@ describe('Pace', () => {
 		const { pace, turn } = paceOf();
 		const sent: number[] = [];
 		for (let index = 0; index < 40; index++) void turn().then((at) => sent.push(at));
-		await sleep(5);
+		await settled();
 		expect(sent).toHaveLength(16);
 		pace.requestEnded(sent[0], 'served');
-		await sleep(5);
+		await settled();
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(sent).toHaveLength(16);
 		pace.requestEnded(sent[1], 'served');
-		await sleep(5);
+		await settled();
 		expect(sent).toHaveLength(18);
 	});
 
@@ -120,7 +121,7 @@ describe('Pace', () => {
 		const sent: number[] = [];
 		for (let index = 0; index < 100; index++)
 			void pace.waitForTurn(RUN).then((at) => sent.push(at));
-		await sleep(5);
+		await settled();
 		expect(sent).toHaveLength(40);
 		pace.requestEnded(sent[0], 'busy');
 		pace.openTo(80);
@@ -136,11 +137,11 @@ describe('Pace', () => {
 		pace.requestEnded(sent[0], 'served');
 		let entered = 0;
 		void pace.waitForTurn(RUN, undefined, 16).then(() => (entered += 1));
-		await sleep(5);
+		await settled();
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(entered).toBe(0);
 		pace.requestEnded(sent[1], 'served');
-		await sleep(5);
+		await settled();
 		expect(entered).toBe(1);
 	});
 
