@@ -31,7 +31,9 @@ type Hook = (
 /**
  * The hook that sends every item of the node, each as its operation says: the `data` envelope
  * built from the operation's fields, sent and checked as above. The fields carry no routing of
- * their own: n8n would evaluate the expression of every routed field once more per item.
+ * their own: n8n evaluates every field in each of its walks over the description (n8n-core
+ * routing-node.js: its item loop, and `resolveBaseUrl` in 2.41.1), and a routed field once more
+ * in each; the node reading a field itself costs one evaluation, routing it two.
  */
 export function sendEachItem(operations: Record<string, Operations>): Hook {
 	const prepared = new Map<string, OperationToSend>();
