@@ -2,7 +2,8 @@
  * How often n8n and the node evaluate a mapped field for each item, which the description's
  * shape (resources/fields.ts, item/send.ts) and the benchmarks ("Where a run's time goes") rest
  * on: n8n's routing evaluates every field of a declarative node in each of its walks over the
- * description, a routed field once more in each; the node reads its fields once itself.
+ * description, shown or not, a routed field once more in each; the node reads its fields once
+ * itself.
  */
 import {
 	NodeConnectionTypes,
@@ -44,6 +45,25 @@ const countingItems: INodeType = {
 registerNodeType(countingItems);
 registerNodeType(routingAloneNode);
 
+/** The routed node with its Contract Name described once more, hidden: as two operations might. */
+const describedTwice: INodeType = {
+	description: {
+		...routingAloneNode.description,
+		name: 'test.routingAloneNameTwice',
+		properties: [
+			...routingAloneNode.description.properties,
+			{
+				displayName: 'Contract Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { action: ['read'] } },
+			},
+		],
+	},
+};
+registerNodeType(describedTwice);
+
 const service = useStandIn();
 
 async function readsOfName(step: Step): Promise<number> {
@@ -81,5 +101,14 @@ describe('evaluations of a mapped field, for one item', () => {
 			parameters: {},
 		});
 		expect(reads).toBe(4);
+	});
+
+	it('a field described twice under one name: once more in each walk, shown or not', async () => {
+		const reads = await readsOfName({
+			name: 'Routing Alone',
+			type: describedTwice.description.name,
+			parameters: {},
+		});
+		expect(reads).toBe(6);
 	});
 });
