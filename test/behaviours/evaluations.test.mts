@@ -18,8 +18,9 @@ import { credentialsFor, seedClient, useStandIn } from '../helpers.mts';
 
 const COUNTING = 'test.countingItems';
 let reads = 0;
+let templateReads = 0;
 
-/** One item whose `name` counts how often it is read: each evaluation of `{{ $json.name }}`. */
+/** One item whose `name` and `template` count how often they are read: each evaluation of `{{ $json.name }}`. */
 const countingItems: INodeType = {
 	description: {
 		displayName: 'Counting Items',
@@ -37,6 +38,10 @@ const countingItems: INodeType = {
 			get name() {
 				reads += 1;
 				return 'NDA';
+			},
+			get template() {
+				templateReads += 1;
+				return 'tpl_nda';
 			},
 		};
 		return [[{ json }]];
@@ -110,5 +115,33 @@ describe('evaluations of a mapped field, for one item', () => {
 			parameters: {},
 		});
 		expect(reads).toBe(6);
+	});
+
+	it('the node reads a collection of optional fields once, however many of its fields it sends', async () => {
+		const { clientKey, defaultUserKey } = await seedClient(service());
+		templateReads = 0;
+		const run = await runWorkflow(
+			[
+				{ name: 'Counting Items', type: COUNTING, parameters: {} },
+				{
+					name: 'Create Contract',
+					parameters: {
+						resource: 'contract',
+						operation: 'create',
+						clientKey,
+						name: 'NDA',
+						additionalFields: { templateKey: '={{ $json.template }}', userKey: defaultUserKey },
+					},
+				},
+			],
+			{ credentials: credentialsFor(service()) },
+		);
+		expect(run.error).toBeUndefined();
+		expect(
+			service()
+				.contracts()
+				.map((contract) => contract.templateKey),
+		).toEqual(['tpl_nda']);
+		expect(templateReads).toBe(3);
 	});
 });

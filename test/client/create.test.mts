@@ -124,6 +124,27 @@ describe('Client → Create', () => {
 		expect(items[0].users).toHaveLength(2);
 	});
 
+	it('sends only the Users field that Add Users shows, whatever the other still holds', async () => {
+		const rows = { user: [{ fullname: 'Ada Lovelace' }] };
+		const list = '[{ "fullname": "Charles Babbage" }]';
+		for (const [usersInput, sent] of [
+			['fields', 'Ada Lovelace'],
+			['list', 'Charles Babbage'],
+		]) {
+			service().reset();
+			const { error } = await runStep(service(), {
+				...createClient,
+				usersInput,
+				users: rows,
+				usersList: list,
+			});
+			expect(error).toBeUndefined();
+			expect(service().requests[0].body).toEqual({
+				data: { action: 'create', client: { users: [{ fullname: sent }] } },
+			});
+		}
+	});
+
 	it('takes users as JSON text', async () => {
 		const { error } = await runStep(service(), {
 			...createClient,

@@ -15,7 +15,7 @@ import type { RunState } from '../run/run-state';
 /** What a try gave an item: its output json, or its failure. */
 export type ItemResult = IDataObject | ItemFailure;
 
-/** Whether sending the item again could create its record twice: it was served, or its failure is final. */
+/** Whether the item is not sent again in this run: it was served, or its failure is final. */
 function isFinal(result: ItemResult): boolean {
 	return !(result instanceof ItemFailure) || result.details.final === true;
 }
