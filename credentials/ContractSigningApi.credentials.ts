@@ -7,16 +7,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/*
- * What the Base URL and API Key mean, checked the same way here, for every request any node sends
- * with this credential, and by the node before it sends anything, so that a credential that
- * cannot work is reported as "nothing was sent".
- */
-
 /**
- * Blanks around a value: whitespace, and the invisible characters a copy from a web page or a
- * spreadsheet brings along (zero-width spaces and joiners, the byte-order mark, NEL), which
- * JavaScript's own trim() leaves in place. The node trims the text of its fields the same way.
+ * Blanks around a pasted value: whitespace and the invisible characters a web page or spreadsheet
+ * brings along, which JavaScript's trim() leaves. The node trims its fields' text the same way.
  */
 const EDGE_BLANKS =
 	/^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+$/g;
@@ -25,16 +18,12 @@ export function trimText(text: string): string {
 	return text.replace(EDGE_BLANKS, '');
 }
 
-/** Shorter keys are refused: no real service key is this short, and a key that short could not be told apart from other words in a reply. */
+/** No service key is shorter, and a shorter one could not be told apart from words in a reply. */
 export const SHORTEST_KEY = 8;
 
 const CREDENTIAL = 'the Contract Signing credential';
 
-/**
- * The service root for request paths such as `/v1/client`: a trailing `/` or `/v1` (even twice)
- * is tolerated, since both are common ways to copy the URL. A query or fragment is refused: the
- * request paths cannot be added to it.
- */
+/** The root for paths such as `/v1/client`, without a trailing `/` or `/v1` a copied URL has. */
 export function serviceRoot(baseUrl: unknown): string {
 	const text = trimText(typeof baseUrl === 'string' ? baseUrl : '');
 	let url: URL | undefined;
@@ -53,12 +42,7 @@ export function serviceRoot(baseUrl: unknown): string {
 			`'Base URL' ("${text}") has a ${text.includes('?') ? 'query (?…)' : 'fragment (#…)'}: enter only the service’s address, such as ${url.origin}, in ${CREDENTIAL}.`,
 		);
 	}
-	let root = text;
-	for (let previous = ''; previous !== root; ) {
-		previous = root;
-		root = root.replace(/\/+$/, '').replace(/\/v1$/i, '');
-	}
-	return root;
+	return text.replace(/(?:\/+|\/v1)+$/i, '');
 }
 
 /** The key as it is sent: without the blanks a paste brings along. */
@@ -80,40 +64,25 @@ export function serviceKey(apiKey: unknown): string {
 	return key;
 }
 
-function isUrlObject(value: unknown): value is URL {
-	return value instanceof URL;
-}
-
 /**
- * The origin of one address field of a request, read against the root, or undefined when the
- * field is not there. n8n's request helpers turn whatever stands in `url` or `uri` into text,
- * so an address of any other kind than text or a URL object cannot be read, and gets no key.
- */
-function originOf(address: unknown, root: string): string | undefined {
-	if (address === undefined || address === null || address === '') return undefined;
-	const text =
-		typeof address === 'string' ? address : isUrlObject(address) ? address.href : undefined;
-	if (text === undefined) return 'an address that cannot be read';
-	try {
-		return new URL(text, `${root}/`).origin;
-	} catch {
-		return `an address that cannot be read ("${text}")`;
-	}
-}
-
-/**
- * Where a request would take the key, when that is anywhere but the root's origin: its `url`
- * (n8n's request helper) and its `uri` (n8n's legacy one, which reads `url` first) are both
- * checked, whichever is used. No address at all means the base URL, which is the root.
+ * Where a request would take the key, when not to the root's origin: its `url` (n8n's request
+ * helper) and `uri` (its legacy one) are both checked. No address means the root. n8n turns any
+ * address into text, so one that is neither text nor a URL cannot be read, and gets no key.
  */
 export function elsewhere(
 	options: { url?: unknown; uri?: unknown },
 	root: string,
 ): string | undefined {
-	const origin = new URL(root).origin;
 	for (const address of [options.url, options.uri]) {
-		const target = originOf(address, root);
-		if (target !== undefined && target !== origin) return target;
+		if (address === undefined || address === null || address === '') continue;
+		const text = address instanceof URL ? address.href : address;
+		let origin = 'an address that cannot be read';
+		try {
+			if (typeof text === 'string') origin = new URL(text, `${root}/`).origin;
+		} catch {
+			origin += ` ("${text as string}")`;
+		}
+		if (origin !== new URL(root).origin) return origin;
 	}
 	return undefined;
 }
@@ -127,11 +96,8 @@ const NO_REDIRECTS = {
 };
 
 /**
- * A request as it goes to the service with the key: to the root, with the key's header, and
- * without following redirects, since n8n would send the X-Service-Key header on to wherever a
- * redirect points. A request to any other origin is refused, so the key never leaves the Base
- * URL's. The credential's `authenticate` applies it to every request sent with the credential, the
- * node's included.
+ * A request with the key: to the root only, and without following redirects, since n8n would
+ * send the X-Service-Key header on to wherever a redirect points.
  */
 function withServiceKey(
 	requestOptions: IHttpRequestOptions,
@@ -208,10 +174,7 @@ export class ContractSigningApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * Plain code rather than expressions, run for every request any node sends with this
-	 * credential (the HTTP Request node too): see `withServiceKey`.
-	 */
+	// Code rather than expressions: it keeps the key at the Base URL's origin for every node.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

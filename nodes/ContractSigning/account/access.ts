@@ -1,10 +1,8 @@
 /**
- * What the node keeps of the credential: the account (the Base URL's origin and the key, which
- * name its pace), read with `getCredentials` for the run's first item and checked as the
- * credential checks it (so one that cannot work is reported before anything is sent), and the
- * mask for what comes back. n8n reads the credential again for each request and its
- * `authenticate` adds the key (wire/request.ts). The run holds this while its items are under
- * way, and no longer than the run (run/run-state.ts); nothing else of the credential is kept.
+ * What the node keeps of the credential while a run's items are under way: the account, which
+ * names its pace, checked as the credential checks it (so one that cannot work is reported before
+ * anything is sent), and the mask for what comes back. n8n reads the credential again for each
+ * request, and its `authenticate` adds the key (wire/request.ts).
  */
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { serviceKey, serviceRoot } from '../../../credentials/ContractSigningApi.credentials';
@@ -13,15 +11,9 @@ import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { SecretMask } from './secret';
 
-/** The service account, which names its pace: the Base URL's origin and the key as sent. */
-export interface Account {
-	origin: string;
-	key: string;
-}
-
-/** The run's account and the mask for what comes back. */
+/** The service account: the Base URL's origin and the key as sent. */
 export interface Access {
-	account: Account;
+	account: { origin: string; key: string };
 	mask: SecretMask;
 }
 
@@ -44,7 +36,7 @@ async function readAccess(context: IExecuteSingleFunctions): Promise<Access | It
 			`${NOTHING_SENT} Select the credential again in the node, or create it anew.`,
 		);
 	}
-	let account: Account;
+	let account: Access['account'];
 	try {
 		account = {
 			origin: new URL(serviceRoot(credential.baseUrl)).origin,

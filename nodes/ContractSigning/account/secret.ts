@@ -1,12 +1,9 @@
 /**
- * Masks the API key in what the service sends back, before the node reads any of it: its text,
- * headers, and error or success bodies (values and object keys, at any depth). The key is found
- * as it was sent and as it was stored, in any letter case, URL-encoded, and inside longer tokens
- * (`key_<KEY>`). The node's own texts are never passed through here, so they are never touched.
- *
- * A key shorter than SHORTEST_KEY is never sent (the credential refuses it); should one reach
- * this module all the same, it is masked only where it stands as a whole word, so that a key
- * such as "k" cannot garble the words around it.
+ * Masks the API key in what the service sends back, before the node reads any of it: text,
+ * headers, bodies (values and object keys, at any depth). The key is found as sent and as stored,
+ * in any letter case, URL-encoded, and inside longer tokens (`key_<KEY>`). A key shorter than
+ * SHORTEST_KEY, which the credential never sends, is masked only where it stands as a whole word,
+ * so that a key such as "k" cannot garble the words around it.
  */
 import { SHORTEST_KEY, trimText } from '../../../credentials/ContractSigningApi.credentials';
 
@@ -16,12 +13,7 @@ const MASK = '***';
 function fold(text: string): string {
 	const lower = text.toLowerCase();
 	if (lower.length === text.length) return lower;
-	let folded = '';
-	for (const character of text) {
-		const low = character.toLowerCase();
-		folded += low.length === character.length ? low : character;
-	}
-	return folded;
+	return [...text].map((c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join('');
 }
 
 /** Every spelling of the key a reply may carry, folded, longest first. */
@@ -47,7 +39,6 @@ const WORD_CHARACTER = /[\p{L}\p{N}_-]/u;
 
 export class SecretMask {
 	private readonly spellings: string[];
-
 	private readonly wholeWordsOnly: boolean;
 
 	constructor(key: string | undefined) {
@@ -89,25 +80,16 @@ export class SecretMask {
 		if (typeof value === 'string') return this.text(value);
 		if (Array.isArray(value)) return value.map((entry) => this.any(entry));
 		if (typeof value !== 'object' || value === null) return value;
-		const entries = Object.entries(value).map(([name, entry]) => [
-			this.text(name),
-			this.any(entry),
-		]);
-		const copy: Record<string, unknown> = {};
-		for (const [name, entry] of entries as Array<[string, unknown]>) {
-			let free = name;
-			// Two keys that mask alike ("<KEY>" and "***") both stay.
-			for (let number = 2; Object.prototype.hasOwnProperty.call(copy, free); number++) {
-				free = `${name} (${number})`;
-			}
-			Object.defineProperty(copy, free, {
-				value: entry,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
-		}
-		return copy;
+		const used = new Set<string>();
+		// Own properties, `__proto__` too; two keys that mask alike ("<KEY>", "***") both stay.
+		return Object.fromEntries(
+			Object.entries(value).map(([name, entry]) => {
+				let free = this.text(name);
+				for (let number = 2; used.has(free); number++) free = `${this.text(name)} (${number})`;
+				used.add(free);
+				return [free, this.any(entry)];
+			}),
+		);
 	}
 
 	private standsAlone(text: string, start: number, end: number): boolean {

@@ -1,8 +1,4 @@
-/**
- * The settings every operation shows below its own fields, as data: Simplify, and Options with
- * the limits for a busy service and for the node's own pace. They are read where they act:
- * Simplify in item/output.ts, the limits in pacing/limits.ts.
- */
+/** The settings every operation shows below its fields, read in output.ts and limits.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 
 export const simplifyField: INodeProperties = {

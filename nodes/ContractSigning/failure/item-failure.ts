@@ -1,9 +1,7 @@
 /**
  * Why an item failed and what that means for its record: what a step of the send path returns in
- * place of its result. Two throw instead: reading the fields throws n8n's `UserError`, turned into
- * an input failure (item/output.ts), and a wait that Stop ends throws `Stopped` (pacing/waits.ts).
- * An item whose wait a stopped execution ended has no output (item/output.ts), and n8n marks the
- * execution as stopped itself.
+ * place of its result. Two throw instead: reading the fields throws n8n's `UserError`, and a wait
+ * that Stop ends throws `Stopped`; item/output.ts and pacing/turns.ts turn them into failures.
  */
 import type { JsonObject } from 'n8n-workflow';
 
@@ -21,18 +19,14 @@ export const TRY_LATER =
  */
 export type Outcome = 'refused' | 'busy' | 'unknown';
 
-/**
- * `input`: nothing was sent; the node refused the item's fields, or the credential cannot work.
- * `stopped`: nothing was sent; the execution was stopped while the item waited.
- */
+/** Nothing was sent: `input`, the item's fields or the credential; `stopped`, the execution. */
 export type FailureKind = 'input' | 'stopped' | Outcome;
 
 export interface FailureDetails {
 	/** HTTP status, the service's code, or the network error code. */
 	code?: string;
-	/** The service's reply, secret masked, for the error n8n shows. */
+	/** The service's reply, masked. */
 	reply?: JsonObject;
-	/** How long the service asked to wait (Retry-After), in milliseconds. */
 	retryAfterMs?: number;
 	/** The item must not be sent again in this run: the service may have created its record. */
 	final?: boolean;
@@ -46,7 +40,6 @@ export class ItemFailure {
 		readonly details: FailureDetails = {},
 	) {}
 
-	/** The same failure, told differently or marked final. */
 	with(description: string, details: FailureDetails = {}): ItemFailure {
 		return new ItemFailure(this.kind, this.message, description, { ...this.details, ...details });
 	}
@@ -62,10 +55,8 @@ export function inputFailure(error: unknown): ItemFailure {
 	);
 }
 
-/** The execution was stopped while the item waited: what its wait rejects with. */
 export class Stopped extends Error {}
 
-/** The failure of an item whose wait the execution's stop ended. */
 export function stoppedFailure(): ItemFailure {
 	return new ItemFailure('stopped', 'The execution was stopped', NOTHING_SENT);
 }

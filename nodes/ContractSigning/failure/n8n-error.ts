@@ -2,7 +2,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 import type { ItemFailure } from './item-failure';
 
-/** The error n8n shows for the failure. */
 export function nodeErrorOf(
 	node: INode,
 	failure: ItemFailure,
@@ -25,9 +24,8 @@ export function nodeErrorOf(
 }
 
 /**
- * The item's output under "On Error: Continue": `error` as the only key, the one shape that both
- * n8n 1.x and 2.x route to the error output under "Continue (using error output)" (1.x accepts
- * `error`, or `error` and `message`).
+ * The item's output under "On Error: Continue": `error` as the only key, the one shape n8n 1.x
+ * and 2.x both route to the error output under "Continue (using error output)".
  */
 export function errorItemJson(
 	error: Error & { description?: string | null },

@@ -21,23 +21,18 @@ export interface LabelledRules extends EnvelopeRules {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
 export function labelsFromFields(fields: WireField[]): Record<string, string> {
 	const labels: Record<string, string> = { 'data.action': 'Operation' };
 	for (const { property, path } of fields) {
 		labels[path] = property.displayName;
-		if (property.type !== 'fixedCollection') continue;
-		for (const group of property.options ?? []) {
+		for (const group of property.type === 'fixedCollection' ? (property.options ?? []) : []) {
 			if (!('values' in group)) continue;
-			for (const value of group.values) {
-				labels[`${path}[].${value.name}`] = value.displayName;
-			}
+			for (const value of group.values) labels[`${path}[].${value.name}`] = value.displayName;
 		}
 	}
 	return labels;
 }
 
-/** The operation's rules with the labels of its fields, as `finishEnvelope` takes them. */
 export function labelledRulesOf(operation: Operation): LabelledRules {
 	return { ...operation.rules, labels: labelsFromFields(wireFields(operation)) };
 }
@@ -47,9 +42,7 @@ function isDate(value: unknown): boolean {
 	// By tag rather than instanceof: an expression's result may come from another realm.
 	return (
 		Object.prototype.toString.call(value) === '[object Date]' ||
-		(typeof value === 'object' &&
-			value !== null &&
-			(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true)
+		(value as { isLuxonDateTime?: unknown } | null)?.isLuxonDateTime === true
 	);
 }
 
@@ -61,33 +54,24 @@ function describeValue(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/**
+ * The value as text: trimmed, a number as its digits, a date as ISO 8601 text (as n8n writes one
+ * inside a list, `[{ fullname: $now }]`, and its HTTP Request node sends one).
+ */
 function toText(value: unknown, label: string): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return trimText(value) || undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'bigint') return String(value);
-	const date = isDate(value) ? dateText(value) : undefined;
-	if (date) return date;
+	const date = value as { toISO?: () => string | null; toISOString?: () => string };
+	const valid = isDate(value) && !Number.isNaN((value as Date).valueOf());
+	const text = valid ? (date.toISO?.() ?? date.toISOString?.()) : undefined;
+	if (text) return text;
 	throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
 		description: isDate(value)
 			? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
 			: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
 	});
-}
-
-/**
- * A date as ISO 8601 text, as n8n itself writes one inside a list (`[{ fullname: $now }]`) and
- * as n8n's HTTP Request node sends one; undefined for an invalid date.
- */
-function dateText(value: unknown): string | undefined {
-	const date = value as {
-		toISO?: () => string | null;
-		toISOString?: () => string;
-		getTime?: () => number;
-	};
-	if (typeof date.toISO === 'function') return date.toISO() ?? undefined;
-	if (typeof date.getTime === 'function' && Number.isNaN(date.getTime())) return undefined;
-	return date.toISOString?.();
 }
 
 /** An object of fields: a plain object that is not one of n8n's dates (Luxon's look plain). */
@@ -111,28 +95,28 @@ function labelOf(path: string, walk: Walk): string {
 	return walk.entry ? `${walk.entry}: ${label}` : label;
 }
 
+/** The fields, quoted, an entry of the list at `listPattern` (`data.client.users[]`) may have. */
+function entryFields(listPattern: string, labels: Record<string, string>): string[] {
+	return Object.keys(labels)
+		.filter((path) => path.startsWith(`${listPattern}.`))
+		.map((path) => quoted(path.slice(listPattern.length + 1)));
+}
+
 function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] | undefined {
 	const listLabel = labelOf(path, walk);
-	const entries: IDataObject[] = [];
-	list.forEach((entry, index) => {
+	const entries = list.map((entry, index) => {
 		const entryLabel = `${listLabel}, entry ${index + 1}`;
 		if (!isFields(entry)) {
+			const known = entryFields(`${patternOf(path)}[]`, walk.rules.labels).join(', ');
 			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
-				description: `Give each entry of ${listLabel} as an object with one or more of ${entryFields(
-					`${patternOf(path)}[]`,
-					walk.rules.labels,
-				)
-					.map(quoted)
-					.join(', ')}.`,
+				description: `Give each entry of ${listLabel} as an object with one or more of ${known}.`,
 			});
 		}
 		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
-		if (!compacted) {
-			throw new UserError(`${entryLabel} is empty`, {
-				description: `Fill in at least one field of ${entryLabel}, or remove it.`,
-			});
-		}
-		entries.push(compacted);
+		if (compacted) return compacted;
+		throw new UserError(`${entryLabel} is empty`, {
+			description: `Fill in at least one field of ${entryLabel}, or remove it.`,
+		});
 	});
 	return entries.length ? entries : undefined;
 }
@@ -140,60 +124,40 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 function compactObject(object: IDataObject, path: string, walk: Walk): IDataObject | undefined {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(object)) {
-		const childPath = `${path}.${key}`;
-		const compacted = compactAny(value, childPath, walk);
+		const compacted = compactAny(value, `${path}.${key}`, walk);
 		if (compacted !== undefined) result[key] = compacted;
 	}
 	return Object.keys(result).length ? result : undefined;
 }
 
-/** The fields an entry of the list at `listPattern` (such as `data.client.users[]`) may have. */
-function entryFields(listPattern: string, labels: Record<string, string>): string[] {
-	return Object.keys(labels)
-		.filter((path) => path.startsWith(`${listPattern}.`))
-		.map((path) => path.slice(listPattern.length + 1));
-}
-
-function isListPath(pattern: string, labels: Record<string, string>): boolean {
-	return entryFields(`${pattern}[]`, labels).length > 0;
-}
-
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '';
-}
-
 function unknownField(path: string, pattern: string, walk: Walk): UserError {
-	const key = path.slice(path.lastIndexOf('.') + 1);
 	const list = pattern.slice(0, pattern.lastIndexOf('.'));
 	const known = list.endsWith('[]') ? entryFields(list, walk.rules.labels) : [];
+	const key = path.slice(path.lastIndexOf('.') + 1);
 	return new UserError(
 		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
 		{
 			description: known.length
-				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.map(quoted).join(', ')}; map the entries of a list from an expression to these fields.`
+				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.join(', ')}; map the entries of a list from an expression to these fields.`
 				: 'Send only the fields this operation shows.',
 		},
 	);
 }
 
 function compactAny(value: unknown, path: string, walk: Walk): unknown {
-	const { labels } = walk.rules;
 	const pattern = patternOf(path);
-	if (isListPath(pattern, labels)) {
-		if (isEmpty(value)) return undefined;
-		if (!Array.isArray(value)) {
-			throw new UserError(
-				`${labelOf(path, walk)} must be a list, but it is ${describeValue(value)}`,
-				{
-					description: `Give ${labelOf(path, walk)} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
-				},
-			);
-		}
-		return compactList(value, path, walk);
+	const empty = value === undefined || value === null || value === '';
+	if (entryFields(`${pattern}[]`, walk.rules.labels).length > 0) {
+		if (empty) return undefined;
+		if (Array.isArray(value)) return compactList(value, path, walk);
+		const label = labelOf(path, walk);
+		throw new UserError(`${label} must be a list, but it is ${describeValue(value)}`, {
+			description: `Give ${label} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+		});
 	}
-	if (!(pattern in labels)) {
+	if (!(pattern in walk.rules.labels)) {
 		if (isFields(value)) return compactObject(value, path, walk);
-		if (isEmpty(value)) return undefined;
+		if (empty) return undefined;
 		throw unknownField(path, pattern, walk);
 	}
 	const label = labelOf(path, walk);
@@ -213,15 +177,12 @@ function valueAt(body: IDataObject, path: string): unknown {
 }
 
 /**
- * Turns the body read from the item's fields (read-fields.ts) into the exact envelope the service
- * takes: text trimmed, numbers as text, nothing empty, nothing the service does not know, and
- * every rule of the operation checked.
+ * The exact envelope the service takes: text trimmed, numbers as text, nothing empty, nothing
+ * the service does not know, and every rule of the operation checked.
  */
 export function finishEnvelope(body: IDataObject, rules: LabelledRules): IDataObject {
-	const walk: Walk = { rules };
-	const data = isFields(body.data) ? compactObject(body.data, 'data', walk) : undefined;
+	const data = isFields(body.data) ? compactObject(body.data, 'data', { rules }) : undefined;
 	const envelope: IDataObject = { data: data ?? {} };
-
 	for (const { path, fix } of rules.required ?? []) {
 		if (valueAt(envelope, path) === undefined) {
 			throw new UserError(`${quoted(rules.labels[path] ?? path)} is empty`, { description: fix });

@@ -1,7 +1,4 @@
-/**
- * What happens to one item, top-down, from its fields to its output: `itemOutput` is what the
- * routing's hook returns for the item (send.ts), `tryItem` one try of it, step by step.
- */
+/** What happens to one item, top-down, from its fields to its output. */
 import {
 	UserError,
 	type DeclarativeRestApiSettings,
@@ -21,7 +18,6 @@ import { finishEnvelope, type LabelledRules } from './envelope';
 import { readFields } from './read-fields';
 import { retryMemoryOf, type ItemResult } from './retry-memory';
 
-/** An operation, with the fields it sends and the rules its envelope is checked by. */
 export interface OperationToSend {
 	operation: Operation;
 	fields: WireField[];
@@ -30,8 +26,7 @@ export interface OperationToSend {
 
 /**
  * The item's output: the service's record, or its error under "On Error: Continue". Under Retry
- * On Fail, a final result of an earlier try stands: sending the item again could create its
- * record twice.
+ * On Fail, a final result of an earlier try stands: sending again could create a record twice.
  */
 export async function itemOutput(
 	context: IExecutePaginationFunctions,
@@ -57,9 +52,8 @@ export async function itemOutput(
 }
 
 /**
- * One try of the node for the item, step by step, to the item's output json; a step that fails
- * ends it with its failure. Only the output outlives the try, or the failure with at most 10,000
- * characters of the reply (`wire/request.ts`): the envelope and the rest of the reply go.
+ * One try for the item; a step that fails ends it. Only the output outlives the try, or the
+ * failure with at most 10,000 characters of the reply (`wire/reply.ts`).
  */
 async function tryItem(
 	context: IExecutePaginationFunctions,
@@ -72,19 +66,16 @@ async function tryItem(
 	const access = await accessFor(context, run);
 	if (access instanceof ItemFailure) return access;
 	const { envelope, simplify } = item;
-	const reply = await sendUntilServed({
-		context,
-		run,
-		requestData,
-		envelope,
-		access,
-		expected: toSend.operation,
-	});
-	if (reply instanceof ItemFailure) return withMayExistHint(reply, toSend.operation, envelope);
-	return simplify ? toSend.operation.simplify(reply, envelope) : reply;
+	const { operation } = toSend;
+	const request = { context, run, requestData, envelope, access, expected: operation };
+	const reply = await sendUntilServed(request);
+	if (!(reply instanceof ItemFailure))
+		return simplify ? operation.simplify(reply, envelope) : reply;
+	// An unknown outcome of a create: the record may exist. Where to look; final for the run.
+	if (reply.kind !== 'unknown' || !operation.creates) return reply;
+	return reply.with(operation.creates.mayExist(envelope), { final: true });
 }
 
-/** The item's envelope and output setting, or why the node cannot send it. */
 function readItem(
 	context: IExecuteSingleFunctions,
 	{ operation, fields, rules }: OperationToSend,
@@ -99,19 +90,6 @@ function readItem(
 	} catch (error) {
 		return inputFailure(error);
 	}
-}
-
-/**
- * A failure whose outcome is unknown, of an operation that creates: the record may exist. It
- * says where to look, and is final: the item is not sent again in this run.
- */
-function withMayExistHint(
-	failure: ItemFailure,
-	operation: Operation,
-	envelope: IDataObject,
-): ItemFailure {
-	if (failure.kind !== 'unknown' || !operation.creates) return failure;
-	return failure.with(operation.creates.mayExist(envelope), { final: true });
 }
 
 /** Simplify as the user set it; text from an expression counts only as "true" or "false". */

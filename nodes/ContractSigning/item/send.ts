@@ -1,16 +1,11 @@
 /**
  * The send path of every operation: the node's `requestOperations.pagination`, which n8n's
- * routing engine (n8n-core routing-node.js, `makeRequest`, the same in 1.x and 2.x) calls once
- * per item in place of its own send when the operation's routing sets `send.paginate`, with the
- * request it prepared: method, URL, headers, and n8n's own protections (proxy, timeout, SSL
- * options, allowed domains). n8n starts every item's call without waiting for the one before, so
- * without Batching (Settings → Request Options) all items are in flight at once; what the hook
- * returns is the item's output, paired by item index. From here each item's envelope is finished
- * and checked, sent in its turn (pacing/turns.ts, wire/request.ts), its reply masked and checked,
- * and every failure either thrown or, with "On Error: Continue", returned as an item paired with
- * its input. The hook sends with `httpRequestWithAuthentication`, as `this.makeRoutingRequest`
- * (which it is given) does, but itself: that one gives back only the reply's body (n8n-core
- * routing-node.js, `postProcessResponseData`), and the node reads the status and a busy
+ * routing (n8n-core routing-node.js, `makeRequest`, in 1.x and 2.x) calls per item in place of
+ * its own send when the operation's routing sets `send.paginate`, with the request it prepared
+ * (method, URL, headers, proxy, timeout, SSL options, allowed domains). n8n starts every item's
+ * call without waiting for the one before: without Batching all items are in flight at once.
+ * The hook sends with `httpRequestWithAuthentication`, as `this.makeRoutingRequest` does, but
+ * itself: that one gives back only the reply's body, and the node reads the status and a busy
  * service's Retry-After. `itemOutput` (output.ts) reads what happens to an item, in order.
  */
 import type {
@@ -29,22 +24,20 @@ type Hook = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * The hook that sends every item of the node, each as its operation says: the `data` envelope
- * built from the operation's fields, sent and checked as above. The fields carry no routing of
- * their own: n8n evaluates every field in each of its walks over the description (n8n-core
- * routing-node.js: its item loop, and `resolveBaseUrl` in 2.41.1), and a routed field once more
+ * The fields carry no routing of their own: n8n evaluates every field in each of its walks over
+ * the description (its item loop, and `resolveBaseUrl` in 2.41.1), and a routed field once more
  * in each; the node reading a field itself costs one evaluation, routing it two.
  */
 export function sendEachItem(operations: Record<string, Operations>): Hook {
 	const prepared = new Map<string, OperationToSend>();
 	for (const [resource, byValue] of Object.entries(operations)) {
 		for (const [value, operation] of Object.entries(byValue)) {
-			const fields = wireFields(operation);
-			prepared.set(`${resource}:${value}`, {
+			const toSend = {
 				operation,
-				fields,
+				fields: wireFields(operation),
 				rules: labelledRulesOf(operation),
-			});
+			};
+			prepared.set(`${resource}:${value}`, toSend);
 		}
 	}
 	return async function (this: IExecutePaginationFunctions, requestData) {

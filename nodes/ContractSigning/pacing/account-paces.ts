@@ -3,10 +3,9 @@ import { IdleMap } from '../run/idle-map';
 import { Pace } from './pace';
 
 /**
- * The paces of the accounts this n8n process talks to, each shared by every execution of every
- * workflow in it (the main process in regular mode, each worker in queue mode). An account is its
- * Base URL's origin and its API key, kept only as a hash. An account's pace idle for `letGoAfterMs`
- * is let go.
+ * The paces of the accounts this n8n process talks to, each shared by every execution in it (the
+ * main process in regular mode, each worker in queue mode). An account is its Base URL's origin
+ * and its API key, kept only as a hash.
  */
 export class AccountPaces {
 	private readonly paces: IdleMap<string, Pace>;

@@ -1,7 +1,4 @@
-/**
- * The limits the user set in Options (description/settings.ts) on the node's pace and on its
- * waits for a busy service.
- */
+/** The limits the user set in Options (description/settings.ts) on the pace and the waits. */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import {
 	DEFAULT_MAX_RETRIES,
@@ -9,19 +6,18 @@ import {
 	optionsField,
 } from '../description/settings';
 
-/** Max Requests at Once and per Second: what the user set for the node's own requests, per run. */
+/** Max Requests at Once and per Second: per run. */
 export interface RequestLimits {
 	maxAtOnce?: number;
 	maxPerSecond?: number;
 }
 
-/** Max Retries When Busy and Max Wait When Busy: how long an item may wait for a busy service. */
+/** Max Retries When Busy and Max Wait When Busy: per item. */
 export interface WaitLimits {
 	maxRetries: number;
 	maxWaitMs: number;
 }
 
-/** The item's node's Options, where the limits are. */
 export function optionsOf(context: IExecuteSingleFunctions): unknown {
 	return context.getNodeParameter(optionsField.name, {});
 }

@@ -12,7 +12,7 @@ import type { StopSignal } from '../run/run-state';
 import type { RequestLimits } from './limits';
 import { Line, type Waiter } from './line';
 
-/** An account's first window, before any reply: TCP's first window is 10 segments (RFC 6928). */
+/** TCP's first window is 10 segments (RFC 6928). */
 const FIRST_WINDOW = 10;
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
 export const ACCOUNT_CEILING = 256;
@@ -25,31 +25,20 @@ const QUIET_MS = 60_000;
 
 export class Pace {
 	private inFlight = 0;
-
 	private waiting = 0;
-
 	/** Every run's line, kept while empty, so that a capped run still goes in groups. */
 	private readonly lines = new WeakMap<object, Line>();
-
 	/** The lines with waiters; the set's order is the rotation. */
 	private readonly rotation = new Set<Line>();
-
 	private windowSize: number;
-
 	/** Requests per second: a cap's from the start; an account's none until the service is busy. */
 	private rate?: number;
-
 	private nextSendAt = 0;
-
 	/** No request before this time (ms since epoch): the service asked to wait. */
 	private notBefore = 0;
-
 	private lastBusyAt = 0;
-
 	private wakeAt?: number;
-
 	lastUsedAt = Date.now();
-
 	/** Reply times of the requests accepted in the last second, oldest first. */
 	private accepted: number[] = [];
 
@@ -91,14 +80,13 @@ export class Pace {
 		this.windowSize = Math.max(this.windowSize, maxAtOnce);
 	}
 
-	/** A waiter that stopped waiting: the execution was stopped or its Timeout passed. */
 	stoppedWaiting(line: Line, waiter: Waiter): void {
 		line.delete(waiter);
 		if (line.size === 0) this.rotation.delete(line);
 		this.waiting -= 1;
 	}
 
-	/** `ended`: what the pace learns from: the service served the request, or was busy. */
+	/** What the pace learns from: the service served the request, or was busy. */
 	requestEnded(sentAt: number, ended: 'served' | 'busy' | undefined, now = Date.now()): void {
 		this.lastUsedAt = now;
 		if (ended === 'served') this.keptUp(sentAt, now, this.inFlight >= this.window);
@@ -107,7 +95,6 @@ export class Pace {
 		this.letIn();
 	}
 
-	/** The service asked that nothing be sent before this time. */
 	holdUntil(time: number): void {
 		this.notBefore = Math.max(this.notBefore, time);
 	}

@@ -16,7 +16,7 @@ import { optionsOf, requestLimits, waitLimits, type WaitLimits } from './limits'
 import { ACCOUNT_CEILING, Pace } from './pace';
 import { pause, pauseBefore } from './waits';
 
-/** What a run's requests keep to: its cap, when the user set request limits, and its ceiling. */
+/** A run's cap, when the user set request limits, and its ceiling. */
 interface RunPacing {
 	cap?: Pace;
 	ceiling: number;
@@ -29,10 +29,6 @@ interface InTurns extends RunPacing {
 	pace: Pace;
 }
 
-/**
- * The service's reply body once it acted, or the failure when it did not or may have. While the
- * service is busy, the item pauses before its next turn, within the waits the user allowed.
- */
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, access, run } = request;
 	const item: InTurns = {
@@ -63,7 +59,6 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 
 const runPacings = new PerRun<RunPacing>();
 
-/** The run's pacing, from the request limits read for its first request. */
 function runPacingOf(context: IExecuteSingleFunctions, run: RunState): RunPacing {
 	return runPacings.of(run, () => {
 		const limits = requestLimits(optionsOf(context));
@@ -100,17 +95,10 @@ async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
 	}
 }
 
-function seconds(ms: number): string {
-	return `${Math.round(ms / 100) / 10} s`;
-}
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** What the user reads when the service is still busy after the waits they allowed. */
-function stillBusy(
-	failure: ItemFailure,
-	retries: number,
-	waitedMs: number,
-	nextMs: number,
-): string {
+function stillBusy(failure: ItemFailure, retries: number, waitedMs: number, nextMs: number) {
 	const tried =
 		retries === 0
 			? 'The node did not wait'

@@ -6,9 +6,8 @@ const FIRST_BACKOFF_MS = 500;
 const LONGEST_BACKOFF_MS = 15_000;
 
 /**
- * The pause before retry number `retry` (from 0): what the service asked for in Retry-After,
- * or else exponential backoff with jitter, so that items turned away together by a busy service
- * do not come back together.
+ * The pause before retry number `retry` (from 0): the service's Retry-After, or else exponential
+ * backoff with jitter, so that items a busy service turned away together do not come back so.
  */
 export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.random): number {
 	if (retryAfterMs !== undefined) return retryAfterMs;

@@ -1,11 +1,10 @@
 /**
- * A map whose entries are let go once idle for `afterMs`: the runs (run-state.ts) and the accounts'
- * paces (pacing/account-paces.ts), so that memory stays bounded by what is in use. Idle entries are
- * looked for when an entry is asked for, at most once a second: no timer keeps n8n's process busy.
+ * A map whose entries go once idle for `afterMs`, so that memory stays bounded by what is in use.
+ * Idle entries are looked for when an entry is asked for, at most once a second: no timer keeps
+ * n8n's process busy.
  */
 export class IdleMap<Key, Value> {
 	private readonly entries = new Map<Key, Value>();
-
 	private lookedAt = 0;
 
 	constructor(
@@ -14,14 +13,16 @@ export class IdleMap<Key, Value> {
 		private readonly idleFor: (value: Value, now: number) => number,
 	) {}
 
-	/** The value for `key`, made by `make` when there is none; idle values are let go first. */
 	of(key: Key, make: () => Value): Value {
-		this.letGoIdle();
-		let value = this.entries.get(key);
-		if (value === undefined) {
-			value = make();
-			this.entries.set(key, value);
+		const now = Date.now();
+		if (now - this.lookedAt >= 1000) {
+			this.lookedAt = now;
+			for (const [idleKey, value] of this.entries) {
+				if (this.idleFor(value, now) > this.afterMs) this.entries.delete(idleKey);
+			}
 		}
+		let value = this.entries.get(key);
+		if (value === undefined) this.entries.set(key, (value = make()));
 		return value;
 	}
 
@@ -36,13 +37,5 @@ export class IdleMap<Key, Value> {
 
 	keys(): IterableIterator<Key> {
 		return this.entries.keys();
-	}
-
-	private letGoIdle(now = Date.now()): void {
-		if (now - this.lookedAt < 1000) return;
-		this.lookedAt = now;
-		for (const [key, value] of this.entries) {
-			if (this.idleFor(value, now) > this.afterMs) this.entries.delete(key);
-		}
 	}
 }

@@ -1,8 +1,7 @@
 /**
- * What one run of the node holds while it sends: its access to the service (account/access.ts),
- * the stop that ends its waits, and the values other modules keep for it (per-run.ts).
- * A run is known by n8n's identifiers for it (n8n.ts), so every try of Retry On Fail finds the
- * same state; the state is let go when the execution ends, or once the run has been idle a minute.
+ * What one run of the node holds while it sends: its access (account/access.ts), the stop that
+ * ends its waits, and what other modules keep for it (per-run.ts). Every try of Retry On Fail
+ * finds the same state (n8n.ts); it goes when the execution ends, or after a minute idle.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { IdleMap } from './idle-map';
@@ -16,17 +15,13 @@ export class RunState {
 	readonly stop = new RunStop();
 
 	private access?: Promise<unknown>;
-
 	/** Items under way, and when the last one began or ended. */
 	private underWay = 0;
-
 	lastUsedAt = Date.now();
 
 	/**
-	 * The access for this run, made by `load` only once while items are under way (so the node
-	 * reads the credential once per try for its check and mask: n8n starts every item of a try
-	 * before any ends, Batching aside); let go when no item is under way, and with the run in any
-	 * case.
+	 * The access, made by `load` once while items are under way: once per try, since n8n starts
+	 * every item of a try before any ends (Batching aside).
 	 */
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();
@@ -49,7 +44,6 @@ export class RunState {
 	}
 }
 
-/** What a wait listens to for the end of the execution: a run's stop. */
 export interface StopSignal {
 	readonly aborted: boolean;
 	addEventListener(type: 'abort', listener: StopListener, options?: { once?: boolean }): void;
@@ -58,14 +52,9 @@ export interface StopSignal {
 
 type StopListener = (() => void) | { handleEvent: () => void };
 
-/**
- * A run's stop, the part of `AbortSignal` the waits use, with any number of listeners: each is
- * called once, when the run stops, unless it was removed before. Thousands of waiting items on
- * one `AbortSignal` would make Node.js warn of a leak.
- */
+/** The part of `AbortSignal` the waits use: thousands of waits on one would warn of a leak. */
 export class RunStop implements StopSignal {
 	aborted = false;
-
 	private readonly listeners = new Set<StopListener>();
 
 	addEventListener(_type: 'abort', listener: StopListener): void {
@@ -90,7 +79,6 @@ export class RunStop implements StopSignal {
 
 const runs = new IdleMap<string, RunState>(LET_GO_RUN_AFTER_MS, (run, now) => run.idleSince(now));
 
-/** The state of the run the item belongs to. */
 export function runStateOf(context: IExecuteSingleFunctions): RunState {
 	const key = runKeyOf(context);
 	return runs.of(key, () => {
@@ -103,7 +91,6 @@ export function runStateOf(context: IExecuteSingleFunctions): RunState {
 	});
 }
 
-/** How many runs are remembered now. */
 export function runsRemembered(): number {
 	return runs.size;
 }

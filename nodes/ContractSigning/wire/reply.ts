@@ -2,25 +2,13 @@
  * How the node reads the service's reply to an operation: what it must hold, and what a failed
  * one means for the record. The credential's test reads its reply by the credential's own rules.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { BUSY_STATUSES } from '../../../credentials/ContractSigningApi.credentials';
 import type { Operation } from '../description/operation';
-import { TRY_LATER, type Outcome } from '../failure/item-failure';
+import { ItemFailure, TRY_LATER, type Outcome } from '../failure/item-failure';
 
 /** What the operation's reply must hold, and what to check when the service answers 404. */
 export type ExpectedReply = Pick<Operation, 'record' | 'notFoundHint'>;
-
-export interface ReplyFailure {
-	ok: false;
-	message: string;
-	description: string;
-	httpCode: string;
-	outcome: Outcome;
-	/** How long the service asked to wait (Retry-After), in milliseconds. */
-	retryAfterMs?: number;
-}
-
-export type ReplyCheck = { ok: true; body: IDataObject } | ReplyFailure;
 
 export type ReplyHeaders = Record<string, unknown>;
 
@@ -34,16 +22,12 @@ const NOT_COMPLETED = 'The service could not complete the request.';
 /** The service's message as it is shown: whole, unless it is longer than anyone reads. */
 const LONGEST_MESSAGE = 2000;
 
-/** The text, cut after `longest` characters with a note of how much was left out. */
-function boundText(text: string, longest: number): string {
-	if (text.length <= longest) return text;
-	return `${text.slice(0, longest)}… (${text.length - longest} more characters)`;
-}
+/** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */
+const LONGEST_KEPT_REPLY = 10_000;
 
 function hasRecordKey(body: IDataObject, { member, key: name }: ExpectedReply['record']): boolean {
 	const record = body[member];
-	if (!isPlainObject(record)) return false;
-	const key = record[name];
+	const key = isPlainObject(record) ? record[name] : undefined;
 	return (typeof key === 'string' && key.trim() !== '') || typeof key === 'number';
 }
 
@@ -58,8 +42,7 @@ export function isBusyCode(code: unknown): boolean {
 
 function outcomeOf(code: string): Outcome {
 	if (isBusyCode(code)) return 'busy';
-	if (/^[34]\d\d$/.test(code)) return 'refused';
-	return 'unknown';
+	return /^[34]\d\d$/.test(code) ? 'refused' : 'unknown';
 }
 
 function hintFor(code: string, notFoundHint: string): string {
@@ -74,14 +57,15 @@ function hintFor(code: string, notFoundHint: string): string {
 	return 'Check the fields of this node against the message above.';
 }
 
-function describeNonJson(statusCode: number, body: unknown): string {
+function describeNonJson(statusCode: string, body: unknown): string {
+	const text = typeof body === 'string' ? body : undefined;
 	if (body === undefined || body === null || body === '') {
 		return `The service sent an empty reply (HTTP ${statusCode})`;
 	}
-	if (typeof body === 'string' && /^\s*</.test(body)) {
+	if (text && /^\s*</.test(text)) {
 		return `The service sent a web page instead of data (HTTP ${statusCode})`;
 	}
-	if (typeof body === 'string' && /^\s*[[{]/.test(body)) {
+	if (text && /^\s*[[{]/.test(text)) {
 		return `The service sent an incomplete reply (HTTP ${statusCode}): it may have been cut off`;
 	}
 	return `The service sent a reply that is not JSON (HTTP ${statusCode})`;
@@ -104,85 +88,90 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function redirectFailure(status: string, headers: ReplyHeaders | undefined): ReplyFailure {
-	const location = header(headers, 'location');
-	return {
-		ok: false,
-		message: location
-			? `The service address redirects to ${location}`
-			: `The service address redirects elsewhere (HTTP ${status})`,
-		description:
-			"Nothing was sent there: the API key goes only to the Base URL. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.",
-		httpCode: status,
-		outcome: 'refused',
-	};
-}
-
 /**
- * How the node reads the service's replies to its operations (the credential's test request
- * checks the same `code` on its own). Success needs a 2xx HTTP status,
- * a 2xx `code` in the body (text or number) and the record with its key. A failure says what it
- * means for the record (`outcome`) and, where the service asked, how long to wait.
+ * The reply body, when the service acted: a 2xx HTTP status, a 2xx `code` in the body (text or
+ * number) and the record with its key. Otherwise the failure, which says what it means for the
+ * record and, where a busy service asked, how long to wait; it keeps the reply, or its code and
+ * message when the reply is longer than 10,000 characters.
  */
 export function checkReply(
 	statusCode: number,
 	body: unknown,
 	expected: ExpectedReply,
 	headers?: ReplyHeaders,
-): ReplyCheck {
+): IDataObject | ItemFailure {
 	const status = String(statusCode);
-	if (/^3\d\d$/.test(status)) return redirectFailure(status, headers);
-	const check = isPlainObject(body)
-		? checkJson(status, body, expected)
-		: nonJsonFailure(statusCode, body, expected);
-	const waitMs = retryAfterMs(header(headers, 'retry-after'));
-	return !check.ok && check.outcome === 'busy' && waitMs !== undefined
-		? { ...check, retryAfterMs: waitMs }
-		: check;
+	const fail = (outcome: Outcome, message: string, description: string, code = status) => {
+		const waitMs = outcome === 'busy' ? retryAfterMs(header(headers, 'retry-after')) : undefined;
+		const reply = keptReply(body, message);
+		return new ItemFailure(outcome, message, description, { code, reply, retryAfterMs: waitMs });
+	};
+	if (/^3\d\d$/.test(status)) {
+		const location = header(headers, 'location');
+		const message = location
+			? `The service address redirects to ${location}`
+			: `The service address redirects elsewhere (HTTP ${status})`;
+		return fail(
+			'refused',
+			message,
+			"Nothing was sent there: the API key goes only to the Base URL. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.",
+		);
+	}
+	if (!isPlainObject(body)) {
+		const message = describeNonJson(status, body);
+		if (!isSuccess(status))
+			return fail(outcomeOf(status), message, hintFor(status, expected.notFoundHint));
+		const hint = `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`;
+		return fail('unknown', message, hint);
+	}
+	return checkJson(status, body, expected, fail);
 }
 
-function nonJsonFailure(statusCode: number, body: unknown, expected: ExpectedReply): ReplyFailure {
-	const status = String(statusCode);
+/** The reply as it is kept with the error: whole, or its code and message when it is too big. */
+function keptReply(body: unknown, message: string): JsonObject {
+	if (typeof body !== 'object' || body === null) return { message };
+	const size = JSON.stringify(body).length;
+	if (size <= LONGEST_KEPT_REPLY) return body as JsonObject;
+	const { code } = body as IDataObject;
 	return {
-		ok: false,
-		message: describeNonJson(statusCode, body),
-		description: isSuccess(status)
-			? `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`
-			: hintFor(status, expected.notFoundHint),
-		httpCode: status,
-		outcome: isSuccess(status) ? 'unknown' : outcomeOf(status),
+		...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+		message,
+		note: `The rest of the reply (${size} characters) is not kept.`,
 	};
 }
 
-function checkJson(status: string, body: IDataObject, expected: ExpectedReply): ReplyCheck {
+type Fail = (outcome: Outcome, message: string, description: string, code?: string) => ItemFailure;
+
+function checkJson(status: string, body: IDataObject, expected: ExpectedReply, fail: Fail) {
 	const { record } = expected;
 	const code = body.code === undefined || body.code === null ? '' : String(body.code);
+	const said = typeof body.message === 'string' ? body.message.trim() : '';
 	const serviceMessage =
-		typeof body.message === 'string' ? boundText(body.message.trim(), LONGEST_MESSAGE) : '';
+		said.length > LONGEST_MESSAGE
+			? `${said.slice(0, LONGEST_MESSAGE)}… (${said.length - LONGEST_MESSAGE} more characters)`
+			: said;
 	if (isSuccess(status) && isSuccess(code)) {
-		if (hasRecordKey(body, record)) return { ok: true, body };
+		if (hasRecordKey(body, record)) return body;
 		const what = isPlainObject(body[record.member])
 			? `a ${record.member} record without its ${record.key}`
 			: `no ${record.member} record`;
-		return {
-			ok: false,
-			message: `The service replied "${serviceMessage || code}" but sent ${what}`,
-			description: `The reply lacks the ${record.key} the next steps need. ${TRY_LATER}`,
-			httpCode: code,
-			outcome: 'unknown',
-		};
+		const message = `The service replied "${serviceMessage || code}" but sent ${what}`;
+		return fail(
+			'unknown',
+			message,
+			`The reply lacks the ${record.key} the next steps need. ${TRY_LATER}`,
+			code,
+		);
 	}
 	const errorCode = isSuccess(code) || code === '' ? status : code;
 	// An error that comes with the record's key contradicts itself: the record may exist.
 	const outcome = hasRecordKey(body, record) ? 'unknown' : outcomeOf(errorCode);
-	return {
-		ok: false,
-		message: serviceMessage || `The service answered with code ${errorCode} and no message`,
-		description:
-			outcome === 'unknown'
-				? `${NOT_COMPLETED} ${TRY_LATER}`
-				: hintFor(errorCode, expected.notFoundHint),
-		httpCode: errorCode,
+	return fail(
 		outcome,
-	};
+		serviceMessage || `The service answered with code ${errorCode} and no message`,
+		outcome === 'unknown'
+			? `${NOT_COMPLETED} ${TRY_LATER}`
+			: hintFor(errorCode, expected.notFoundHint),
+		errorCode,
+	);
 }

@@ -11,7 +11,6 @@ import type {
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
-	JsonObject,
 } from 'n8n-workflow';
 import type { Access } from '../account/access';
 import { ItemFailure } from '../failure/item-failure';
@@ -19,9 +18,6 @@ import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
 import { describeTransportFailure, isTimeout, networkError, notSent } from './transport-failure';
-
-/** The longest reply kept with an error, as JSON text; n8n stores it with the execution. */
-const LONGEST_KEPT_REPLY = 10_000;
 
 /** An item's request: what n8n prepared for it, the envelope, and what its reply must hold. */
 export interface ItemRequest {
@@ -63,30 +59,6 @@ function requestFailure(error: unknown, { mask }: Access, timeoutMs?: number): I
 
 function replyOf(response: IN8nHttpFullResponse, request: ItemRequest): IDataObject | ItemFailure {
 	const { mask } = request.access;
-	const body = mask.value(response.body);
-	const check = checkReply(
-		response.statusCode,
-		body,
-		request.expected,
-		mask.value(response.headers) as ReplyHeaders,
-	);
-	if (check.ok) return check.body;
-	return new ItemFailure(check.outcome, check.message, check.description, {
-		code: check.httpCode,
-		reply: keptReply(body, check.message),
-		retryAfterMs: check.retryAfterMs,
-	});
-}
-
-/** The reply as it is kept with the error: whole, or its code and message when it is too big. */
-function keptReply(body: unknown, message: string): JsonObject {
-	if (typeof body !== 'object' || body === null) return { message };
-	const size = JSON.stringify(body).length;
-	if (size <= LONGEST_KEPT_REPLY) return body as JsonObject;
-	const { code } = body as IDataObject;
-	return {
-		...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
-		message,
-		note: `The rest of the reply (${size} characters) is not kept.`,
-	};
+	const headers = mask.value(response.headers) as ReplyHeaders;
+	return checkReply(response.statusCode, mask.value(response.body), request.expected, headers);
 }

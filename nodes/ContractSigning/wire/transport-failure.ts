@@ -1,7 +1,7 @@
 /**
- * Failures before any usable reply: what happened, in the node's words, what to do, and whether
- * the request may have reached the service. A message holds no network error code: n8n's error
- * replaces a message naming one (ECONNREFUSED …) with its own words for it.
+ * Failures before any usable reply: what happened, what to do, and whether the request may have
+ * reached the service. A message names no network error code: n8n's error replaces a message
+ * naming one (ECONNREFUSED …) with its own words for it.
  */
 import { TRY_LATER, type Outcome } from '../failure/item-failure';
 
@@ -17,78 +17,15 @@ const TLS_FAILURE =
 
 const CHECK_BASE_URL = "Check 'Base URL' in the Contract Signing credential";
 
-interface Rule {
-	matches: (code: string, detail: string) => boolean;
-	failure: (code: string, detail: string, timeoutMs?: number) => TransportFailure;
-}
-
 /** No reply in time: n8n's request helper names it ECONNABORTED, as it does a closed connection. */
 export function isTimeout(code: string, detail: string): boolean {
 	return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail));
 }
 
-/**
- * The network text in brackets for a message, unless it names a code (`read ECONNRESET`): see
- * the top. Every message that shows the network's text shows it through this.
- */
+/** The network's text in brackets, unless it names a code (`read ECONNRESET`): see the top. */
 function inBrackets(detail: string): string {
 	return detail && !/\bE[A-Z]{3,}\b/.test(detail) ? ` (${detail})` : '';
 }
-
-/** The first rule that matches describes the failure. */
-const RULES: Rule[] = [
-	{
-		matches: (code) => code === 'ECONNREFUSED',
-		failure: () => ({
-			message: 'The service refused the connection',
-			description: `Nothing answers at the Base URL. ${CHECK_BASE_URL} and that the service is up.`,
-			outcome: 'busy',
-		}),
-	},
-	{
-		// The name server did not answer in time: nothing was sent, and it may answer next time.
-		matches: (code) => code === 'EAI_AGAIN',
-		failure: () => ({
-			message: 'The Base URL’s host name could not be looked up',
-			description: `Nothing was sent: the name server did not answer. ${TRY_LATER}`,
-			outcome: 'busy',
-		}),
-	},
-	{
-		matches: (code) => code === 'ENOTFOUND',
-		failure: () => ({
-			message: 'The Base URL’s host name is unknown',
-			description: `Nothing was sent. ${CHECK_BASE_URL}.`,
-			outcome: 'refused',
-		}),
-	},
-	{
-		matches: (code) => TLS_FAILURE.test(code),
-		failure: (code, detail) => ({
-			message: `The service’s secure connection could not be trusted${inBrackets(detail || code)}`,
-			description: `Nothing was sent. ${CHECK_BASE_URL}. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.`,
-			outcome: 'refused',
-		}),
-	},
-	{
-		matches: isTimeout,
-		failure: (_code, detail, timeoutMs) => ({
-			message: `The service did not answer in time${inBrackets(detail)}`,
-			description: `${timeoutHint(timeoutMs)} ${TRY_LATER}`,
-			outcome: 'unknown',
-		}),
-	},
-	{
-		matches: (code, detail) =>
-			['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code) ||
-			/aborted|hang up|closed/i.test(detail),
-		failure: (_code, detail) => ({
-			message: `The connection closed before the reply was complete${inBrackets(detail)}`,
-			description: TRY_LATER,
-			outcome: 'unknown',
-		}),
-	},
-];
 
 /**
  * Where the user gives each request more time. Timeout there counts milliseconds and starts at
@@ -106,13 +43,41 @@ export function describeTransportFailure(
 	detail: string,
 	timeoutMs?: number,
 ): TransportFailure {
-	const rule = RULES.find(({ matches }) => matches(code, detail));
-	if (rule) return rule.failure(code, detail, timeoutMs);
-	return {
-		message: `The request to the service failed${inBrackets(detail)}`,
-		description: `${CHECK_BASE_URL}. What the network said: ${detail || code}.`,
-		outcome: 'unknown',
-	};
+	const failure = (message: string, description: string, outcome: Outcome) => ({
+		message,
+		description,
+		outcome,
+	});
+	if (code === 'ECONNREFUSED') {
+		const hint = `Nothing answers at the Base URL. ${CHECK_BASE_URL} and that the service is up.`;
+		return failure('The service refused the connection', hint, 'busy');
+	}
+	if (code === 'EAI_AGAIN') {
+		const hint = `Nothing was sent: the name server did not answer. ${TRY_LATER}`;
+		return failure('The Base URL’s host name could not be looked up', hint, 'busy');
+	}
+	if (code === 'ENOTFOUND') {
+		const hint = `Nothing was sent. ${CHECK_BASE_URL}.`;
+		return failure('The Base URL’s host name is unknown', hint, 'refused');
+	}
+	if (TLS_FAILURE.test(code)) {
+		const hint = `Nothing was sent. ${CHECK_BASE_URL}. If the service uses a certificate of your own organisation, turn on Ignore SSL Issues (Insecure) under the node’s Settings → Request Options.`;
+		const message = `The service’s secure connection could not be trusted${inBrackets(detail || code)}`;
+		return failure(message, hint, 'refused');
+	}
+	if (isTimeout(code, detail)) {
+		const message = `The service did not answer in time${inBrackets(detail)}`;
+		return failure(message, `${timeoutHint(timeoutMs)} ${TRY_LATER}`, 'unknown');
+	}
+	if (
+		['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code) ||
+		/aborted|hang up|closed/i.test(detail)
+	) {
+		const message = `The connection closed before the reply was complete${inBrackets(detail)}`;
+		return failure(message, TRY_LATER, 'unknown');
+	}
+	const hint = `${CHECK_BASE_URL}. What the network said: ${detail || code}.`;
+	return failure(`The request to the service failed${inBrackets(detail)}`, hint, 'unknown');
 }
 
 /**
@@ -129,44 +94,30 @@ export function notSent(message: string): TransportFailure {
 }
 
 /**
- * The network error's code (ECONNREFUSED, ECONNABORTED …) and its text, read as n8n-nodes-base's
- * Microsoft Dataverse reads them (`getNetworkErrorCode`), and whether the error came from the
- * request at all: one without a code that is not the request library's (`isAxiosError`) was
- * raised before the request was made, such as the credential's refusal to send the key to another
- * origin. `httpRequestWithAuthentication` wraps either in a NodeApiError: n8n 2.x keeps the error
- * as its `cause`; n8n 1.x keeps none, only the code in `httpCode` and the text in `messages`.
+ * The network error's code and text, read as n8n-nodes-base's Microsoft Dataverse reads them
+ * (`getNetworkErrorCode`), and whether the request was made at all: an error without a code that
+ * is not the request library's (`isAxiosError`) came before it, such as the credential's refusal
+ * to send the key to another origin. `httpRequestWithAuthentication` wraps either in a
+ * NodeApiError: n8n 2.x keeps the error as its `cause`; 1.x only the code in `httpCode` and the
+ * text in `messages`.
  */
 export function networkError(error: unknown): { code?: string; detail: string; sent: boolean } {
-	const wrapped = error as {
-		name?: unknown;
-		cause?: unknown;
-		httpCode?: unknown;
-		messages?: unknown;
-	};
+	type Failure = { name?: unknown; cause?: unknown; httpCode?: unknown; messages?: unknown };
+	const wrapped = error as Failure;
 	if (wrapped?.name === 'NodeApiError' && !(typeof wrapped.cause === 'object' && wrapped.cause)) {
-		const code =
-			typeof wrapped.httpCode === 'string' && !/^\d+$/.test(wrapped.httpCode)
-				? wrapped.httpCode
-				: undefined;
-		const [first] = Array.isArray(wrapped.messages) ? (wrapped.messages as unknown[]) : [];
-		return {
-			code,
-			detail: typeof first === 'string' ? first : String((error as Error).message),
-			sent: code !== undefined,
-		};
+		const { httpCode, messages } = wrapped;
+		const code = typeof httpCode === 'string' && !/^\d+$/.test(httpCode) ? httpCode : undefined;
+		const [first] = Array.isArray(messages) ? (messages as unknown[]) : [];
+		const detail = typeof first === 'string' ? first : String((error as Error).message);
+		return { code, detail, sent: code !== undefined };
 	}
 	const inner = wrapped?.name === 'NodeApiError' ? wrapped.cause : error;
-	const failure = inner as {
-		code?: unknown;
-		cause?: { code?: unknown };
-		message?: unknown;
-		isAxiosError?: unknown;
-	};
+	const failure = inner as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
 	const found = failure.code ?? failure.cause?.code;
 	const code = typeof found === 'string' && found ? found : undefined;
 	return {
 		code,
 		detail: typeof failure.message === 'string' ? failure.message : String(inner),
-		sent: code !== undefined || failure.isAxiosError === true,
+		sent: code !== undefined || (inner as { isAxiosError?: unknown }).isAxiosError === true,
 	};
 }

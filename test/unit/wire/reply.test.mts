@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientCreate } from '../../../nodes/ContractSigning/resources/client/create';
 import { contractCreate } from '../../../nodes/ContractSigning/resources/contract/create';
+import { ItemFailure } from '../../../nodes/ContractSigning/failure/item-failure';
 import { checkReply, retryAfterMs } from '../../../nodes/ContractSigning/wire/reply';
 
 const client = { clientKey: 'cli_1', createTime: '2026-01-01 00:00:00', users: [] };
@@ -11,7 +12,7 @@ describe('checkReply', () => {
 		[201, { code: 201, message: 'Client created', client }],
 		[200, { code: '200', message: 'Client created', client }],
 	])('accepts HTTP %i with a 2xx code and the resource', (status, body) => {
-		expect(checkReply(status, body, clientCreate)).toEqual({ ok: true, body });
+		expect(checkReply(status, body, clientCreate)).toBe(body);
 	});
 
 	it.each([
@@ -23,7 +24,8 @@ describe('checkReply', () => {
 		[404, { code: '404' }, 'The service answered with code 404 and no message', '404'],
 	])('refuses HTTP %i with %j, keeping the service message', (status, body, message, httpCode) => {
 		const check = checkReply(status, body, clientCreate);
-		expect(check).toMatchObject({ ok: false, message, httpCode });
+		expect(check).toBeInstanceOf(ItemFailure);
+		expect(check).toMatchObject({ message, details: { code: httpCode } });
 	});
 
 	it.each([
@@ -55,14 +57,16 @@ describe('checkReply', () => {
 		[200, 'OK', 'The service sent a reply that is not JSON (HTTP 200)'],
 		[200, [1, 2], 'The service sent a reply that is not JSON (HTTP 200)'],
 	])('describes a reply that is not a JSON object: HTTP %i %j', (status, body, message) => {
-		expect(checkReply(status, body, clientCreate)).toMatchObject({ ok: false, message });
+		const check = checkReply(status, body, clientCreate);
+		expect(check).toBeInstanceOf(ItemFailure);
+		expect(check).toMatchObject({ message });
 	});
 
 	it('refuses a success without the resource the next steps need', () => {
 		expect(
 			checkReply(201, { code: '201', message: 'Contract created' }, contractCreate),
 		).toMatchObject({
-			ok: false,
+			kind: 'unknown',
 			message: 'The service replied "Contract created" but sent no contract record',
 		});
 	});

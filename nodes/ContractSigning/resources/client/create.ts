@@ -100,35 +100,29 @@ export const clientCreateDescription: INodeProperties[] = [
 
 const INVALID_JSON = Symbol('invalid JSON');
 
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return INVALID_JSON;
-	}
-}
-
-/** The value of the Users field: `{}` with no rows, or `{ user: [...] }`. */
-function isUserRows(users: unknown): users is { user?: unknown[] } {
-	if (typeof users !== 'object' || users === null || Array.isArray(users)) return false;
-	const keys = Object.keys(users);
-	return keys.length === 0 || (keys.length === 1 && Array.isArray((users as IDataObject).user));
-}
-
 /** Users arrive as the rows of the Users field, or as a list (or its JSON text) from an expression. */
 export function usersAsList(users: unknown): unknown {
 	if (typeof users === 'string') {
 		if (!users.trim()) return undefined;
-		const parsed = parseJson(users);
-		if (parsed === INVALID_JSON) {
-			throw new UserError('Users is not a valid list', {
-				description:
-					'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
-			});
+		let parsed: unknown = INVALID_JSON;
+		try {
+			parsed = JSON.parse(users);
+		} catch {
+			// Told below, in the user's words.
 		}
-		return parsed;
+		if (parsed !== INVALID_JSON) return parsed;
+		throw new UserError('Users is not a valid list', {
+			description:
+				'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
+		});
 	}
-	if (isUserRows(users)) return users.user;
+	// The Users field's rows: `{}` with none, or `{ user: [...] }`.
+	const rows = users as { user?: unknown };
+	const isObject = typeof users === 'object' && users !== null && !Array.isArray(users);
+	const keys = isObject ? Object.keys(users) : [undefined];
+	if (keys.length === 0 || (keys.length === 1 && keys[0] === 'user' && Array.isArray(rows.user))) {
+		return rows.user;
+	}
 	return users;
 }
 
