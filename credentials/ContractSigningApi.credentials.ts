@@ -26,20 +26,14 @@ const CREDENTIAL = 'the Contract Signing credential';
 /** The root for paths such as `/v1/client`, without a trailing `/` or `/v1` a copied URL has. */
 export function serviceRoot(baseUrl: unknown): string {
 	const text = trimText(typeof baseUrl === 'string' ? baseUrl : '');
-	let url: URL | undefined;
-	try {
-		url = /^https?:\/\/[^/\s]+/i.test(text) ? new URL(text) : undefined;
-	} catch {
-		url = undefined;
-	}
-	if (!url) {
+	if (!/^https?:\/\/[^/\s]+/i.test(text) || !URL.canParse(text)) {
 		throw new Error(
 			`'Base URL' ("${text}") is not a web address: it must start with https:// or http://. Correct it in ${CREDENTIAL}.`,
 		);
 	}
 	if (/[?#]/.test(text)) {
 		throw new Error(
-			`'Base URL' ("${text}") has a ${text.includes('?') ? 'query (?…)' : 'fragment (#…)'}: enter only the service’s address, such as ${url.origin}, in ${CREDENTIAL}.`,
+			`'Base URL' ("${text}") has a ${text.includes('?') ? 'query (?…)' : 'fragment (#…)'}: enter only the service’s address, such as ${new URL(text).origin}, in ${CREDENTIAL}.`,
 		);
 	}
 	return text.replace(/(?:\/+|\/v1)+$/i, '');
@@ -99,11 +93,7 @@ const NO_REDIRECTS = {
  * A request with the key: to the root only, and without following redirects, since n8n would
  * send the X-Service-Key header on to wherever a redirect points.
  */
-function withServiceKey(
-	requestOptions: IHttpRequestOptions,
-	root: string,
-	key: string,
-): IHttpRequestOptions {
+function withServiceKey(requestOptions: IHttpRequestOptions, root: string, key: string) {
 	const target = elsewhere(requestOptions as IHttpRequestOptions & { uri?: unknown }, root);
 	if (target !== undefined) {
 		throw new Error(
@@ -121,7 +111,7 @@ function withServiceKey(
 /** The headers of every request to the service: JSON, both ways. */
 export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
-/** The statuses with which the service says it is busy: it did not act, and asks to be asked later. */
+/** The service is busy: it did not act, and asks to be asked later. */
 export const BUSY_STATUSES = [429, 503];
 
 const REFUSED_KEY = "The service refused the API key. Check 'API Key'.";

@@ -23,18 +23,11 @@ export class ContractSigning implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
-		defaults: {
-			name: 'Contract Signing',
-		},
+		defaults: { name: 'Contract Signing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: CREDENTIAL_TYPE,
-				required: true,
-			},
-		],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		requestDefaults: {
 			headers: { ...JSON_HEADERS },
 			// The node reads every reply itself; the API key goes to the Base URL's origin only.

@@ -30,7 +30,8 @@ export class Pace {
 	private readonly lines = new WeakMap<object, Line>();
 	/** The lines with waiters; the set's order is the rotation. */
 	private readonly rotation = new Set<Line>();
-	private windowSize: number;
+	/** How many requests may be under way at once. */
+	window: number;
 	/** Requests per second: a cap's from the start; an account's none until the service is busy. */
 	private rate?: number;
 	private nextSendAt = 0;
@@ -43,7 +44,7 @@ export class Pace {
 	private accepted: number[] = [];
 
 	constructor(private readonly limits?: RequestLimits) {
-		this.windowSize = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
+		this.window = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
 		this.rate = limits?.maxPerSecond;
 	}
 
@@ -77,7 +78,7 @@ export class Pace {
 	/** A run's Max Requests at Once: an account not busy since its rate last went starts there. */
 	openTo(maxAtOnce: number): void {
 		if (this.limits || this.rate !== undefined) return;
-		this.windowSize = Math.max(this.windowSize, maxAtOnce);
+		this.window = Math.max(this.window, maxAtOnce);
 	}
 
 	stoppedWaiting(line: Line, waiter: Waiter): void {
@@ -97,10 +98,6 @@ export class Pace {
 
 	holdUntil(time: number): void {
 		this.notBefore = Math.max(this.notBefore, time);
-	}
-
-	get window(): number {
-		return this.windowSize;
 	}
 
 	get idle(): boolean {
@@ -149,7 +146,7 @@ export class Pace {
 		this.accepted.push(now);
 		const accepted = this.acceptedInLastSecond(now);
 		if (this.limits) return;
-		if (full) this.windowSize += 1;
+		if (full) this.window += 1;
 		if (this.rate === undefined) return;
 		// Replies need not come in the order the service answered: one of the burst that comes after
 		// its busy reply was not counted when the rate was learned.

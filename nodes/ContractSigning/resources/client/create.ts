@@ -78,11 +78,7 @@ export const clientCreateDescription: INodeProperties[] = [
 				description:
 					'Give a list of users with an expression, such as the contacts of a CRM record',
 			},
-			{
-				name: 'One by One',
-				value: 'fields',
-				description: 'Enter each user in the fields below',
-			},
+			{ name: 'One by One', value: 'fields', description: 'Enter each user in the fields below' },
 		],
 		default: 'fields',
 	},
@@ -133,17 +129,11 @@ export function normalizeClientBody(body: IDataObject): IDataObject {
 	return { data: { ...data, client: { ...client, users: usersAsList(client.users) } } };
 }
 
-interface SentUser extends IDataObject {
-	fullname?: string;
-	email?: string;
-	customKey?: string;
-}
-
 /** The flat item the next steps map: keys first, then what was sent for the client and each user. */
 export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.client as IDataObject;
 	const sentClient = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
-	const sentUsers = (sentClient.users ?? []) as SentUser[];
+	const sentUsers = (sentClient.users ?? []) as IDataObject[];
 	const createdUsers = (Array.isArray(created.users) ? created.users : []) as unknown[];
 	const users = createdUsers.map((user, index) => {
 		// The client exists by now: an odd user entry must not make its keys get lost.
