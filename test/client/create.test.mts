@@ -232,7 +232,7 @@ describe('Client → Create', () => {
 				'={{ { fullname: "Ada" } }}',
 				"'Users' must be a list, but it is an object",
 			],
-			['JSON text that does not parse', '[{ "fullname": "Ada" ', 'Users is not a valid list'],
+			['JSON text that does not parse', '[{ "fullname": "Ada" ', "'Users' is not a valid list"],
 			[
 				'a list entry that is text',
 				'={{ ["Ada"] }}',
@@ -490,7 +490,7 @@ const badInput: BadInputCase[] = [
 	{
 		name: 'client: users list as broken JSON text',
 		parameters: clientList('[{"fullname": "Ada"'),
-		expect: { refuses: 'Users is not a valid list' },
+		expect: { refuses: "'Users' is not a valid list" },
 	},
 	{
 		name: 'client: users list with an invalid email',

@@ -32,8 +32,6 @@ export interface Operation {
 	action: string;
 	fields: OperationField[];
 	rules: EnvelopeRules;
-	/** Reshapes the body the fields gave before the rules apply. */
-	normalize?: (body: IDataObject) => IDataObject;
 	/** The member of the reply that holds the record, and the record's key the next steps map. */
 	record: { member: string; key: string };
 	/** What to check when the service answers 404. */

@@ -1,6 +1,6 @@
 /**
- * The exact envelope the service takes, from the body read-fields.ts built from the item's
- * fields, and the operation's rules checked on it, in the words of the fields' labels.
+ * The exact envelope the service takes, from the values read-fields.ts read by wire path, and the
+ * operation's rules checked on it, in the words of the fields' labels.
  */
 import { UserError, type IDataObject } from 'n8n-workflow';
 import { trimText } from '../../../credentials/ContractSigningApi.credentials';
@@ -17,6 +17,8 @@ import { isPlainObject } from '../wire/reply';
 export interface LabelledRules extends EnvelopeRules {
 	/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
 	labels: Record<string, string>;
+	/** Wire path of a list → the group its rows come in from a field of several rows (`user`). */
+	groups: Record<string, string>;
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -34,7 +36,13 @@ export function labelsFromFields(fields: WireField[]): Record<string, string> {
 }
 
 export function labelledRulesOf(operation: Operation): LabelledRules {
-	return { ...operation.rules, labels: labelsFromFields(wireFields(operation)) };
+	const fields = wireFields(operation);
+	const groups: Record<string, string> = {};
+	for (const { property, path } of fields) {
+		const [group] = property.type === 'fixedCollection' ? (property.options ?? []) : [];
+		if (group) groups[path] = group.name;
+	}
+	return { ...operation.rules, labels: labelsFromFields(fields), groups };
 }
 
 /** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives). */
@@ -54,66 +62,80 @@ function describeValue(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
 /**
  * The value as text: trimmed, a number as its digits, a date as ISO 8601 text (as n8n writes one
  * inside a list, `[{ fullname: $now }]`, and its HTTP Request node sends one).
  */
-function toText(value: unknown, label: string): string | undefined {
+function toText(value: unknown, label: string, email: boolean): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value === 'string') return trimText(value) || undefined;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'bigint') return String(value);
-	const date = value as { toISO?: () => string | null; toISOString?: () => string };
-	const valid = isDate(value) && !Number.isNaN((value as Date).valueOf());
-	const text = valid ? (date.toISO?.() ?? date.toISOString?.()) : undefined;
-	if (text) return text;
-	throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
-		description: isDate(value)
-			? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
-			: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
-	});
-}
-
-/** An object of fields: a plain object that is not one of n8n's dates (Luxon's look plain). */
-function isFields(value: unknown): value is IDataObject {
-	return isPlainObject(value) && !isDate(value);
-}
-
-interface Walk {
-	rules: LabelledRules;
-	/** Label of the enclosing list entry, e.g. "Users, entry 2". */
-	entry?: string;
-}
-
-/** The pattern of a path: `data.client.users[2].email` is `data.client.users[].email`. */
-function patternOf(path: string): string {
-	return path.replace(/\[\d+\]/g, '[]');
-}
-
-function labelOf(path: string, walk: Walk): string {
-	const label = quoted(walk.rules.labels[patternOf(path)] ?? path);
-	return walk.entry ? `${walk.entry}: ${label}` : label;
-}
-
-/** The fields, quoted, an entry of the list at `listPattern` (`data.client.users[]`) may have. */
-function entryFields(listPattern: string, labels: Record<string, string>): string[] {
-	return Object.keys(labels)
-		.filter((path) => path.startsWith(`${listPattern}.`))
-		.map((path) => quoted(path.slice(listPattern.length + 1)));
-}
-
-function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] | undefined {
-	const listLabel = labelOf(path, walk);
-	const entries = list.map((entry, index) => {
-		const entryLabel = `${listLabel}, entry ${index + 1}`;
-		if (!isFields(entry)) {
-			const known = entryFields(`${patternOf(path)}[]`, walk.rules.labels).join(', ');
-			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
-				description: `Give each entry of ${listLabel} as an object with one or more of ${known}.`,
+	let text: string | undefined;
+	if (typeof value === 'string') text = trimText(value);
+	else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') {
+		text = String(value);
+	} else {
+		const date = value as { toISO?: () => string | null; toISOString?: () => string };
+		const valid = isDate(value) && !Number.isNaN((value as Date).valueOf());
+		text = (valid && (date.toISO?.() ?? date.toISOString?.())) || undefined;
+		if (text === undefined) {
+			throw new UserError(`${label} must be text, but it is ${describeValue(value)}`, {
+				description: isDate(value)
+					? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
+					: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
 			});
 		}
-		const compacted = compactObject(entry, `${path}[${index}]`, { ...walk, entry: entryLabel });
-		if (compacted) return compacted;
+	}
+	if (text && email && !EMAIL_PATTERN.test(text)) {
+		throw new UserError(`${label} "${text}" is not an email address`, {
+			description: `Enter an address such as name@example.com in ${label}, or leave it empty.`,
+		});
+	}
+	return text || undefined;
+}
+
+/**
+ * A list of entries, each an object of the fields the list's labels name: as the rows of a field
+ * (`{}` or `{ user: [...] }`), or a list, or its JSON text, from an expression.
+ */
+function toList(value: unknown, path: string, rules: LabelledRules): IDataObject[] | undefined {
+	const listLabel = quoted(rules.labels[path]);
+	const known = Object.keys(rules.labels)
+		.filter((wirePath) => wirePath.startsWith(`${path}[].`))
+		.map((wirePath) => wirePath.slice(path.length + 3));
+	const rows = isPlainObject(value) ? value : undefined;
+	const group = rules.groups[path];
+	if (rows && Object.keys(rows).every((key) => key === group && Array.isArray(rows[key]))) {
+		value = rows[group];
+	}
+	if (typeof value === 'string' && value.trim()) value = jsonList(value, listLabel, known);
+	if (isEmpty(value) || (typeof value === 'string' && !value.trim())) return undefined;
+	if (!Array.isArray(value)) {
+		throw new UserError(`${listLabel} must be a list, but it is ${describeValue(value)}`, {
+			description: `Give ${listLabel} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+		});
+	}
+	const entries = value.map((entry: unknown, index) => {
+		const entryLabel = `${listLabel}, entry ${index + 1}`;
+		if (!isPlainObject(entry) || isDate(entry)) {
+			throw new UserError(`${entryLabel} must be an object, but it is ${describeValue(entry)}`, {
+				description: `Give each entry of ${listLabel} as an object with one or more of ${known.map(quoted).join(', ')}.`,
+			});
+		}
+		const finished: IDataObject = {};
+		for (const [key, field] of Object.entries(entry)) {
+			const label = rules.labels[`${path}[].${key}`];
+			if (label === undefined && isEmpty(field)) continue;
+			if (label === undefined) {
+				throw new UserError(`${entryLabel} has a field "${key}" that the service does not accept`, {
+					description: `Give each entry of ${listLabel} only ${known.map(quoted).join(', ')}; map the entries of a list from an expression to these fields.`,
+				});
+			}
+			const email = rules.emails?.includes(`${path}[].${key}`) === true;
+			const text = toText(field, `${entryLabel}: ${quoted(label)}`, email);
+			if (text !== undefined) finished[key] = text;
+		}
+		if (Object.keys(finished).length > 0) return finished;
 		throw new UserError(`${entryLabel} is empty`, {
 			description: `Fill in at least one field of ${entryLabel}, or remove it.`,
 		});
@@ -121,74 +143,51 @@ function compactList(list: unknown[], path: string, walk: Walk): IDataObject[] |
 	return entries.length ? entries : undefined;
 }
 
-function compactObject(object: IDataObject, path: string, walk: Walk): IDataObject | undefined {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(object)) {
-		const compacted = compactAny(value, `${path}.${key}`, walk);
-		if (compacted !== undefined) result[key] = compacted;
+const INVALID_JSON = Symbol('invalid JSON');
+
+function jsonList(text: string, listLabel: string, known: string[]): unknown {
+	let parsed: unknown = INVALID_JSON;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Told below, in the user's words.
 	}
-	return Object.keys(result).length ? result : undefined;
+	if (parsed !== INVALID_JSON) return parsed;
+	throw new UserError(`${listLabel} is not a valid list`, {
+		description: `Enter a JSON list such as [{ "${known[0]}": "…" }], or map a list with an expression.`,
+	});
 }
 
-function unknownField(path: string, pattern: string, walk: Walk): UserError {
-	const list = pattern.slice(0, pattern.lastIndexOf('.'));
-	const known = list.endsWith('[]') ? entryFields(list, walk.rules.labels) : [];
-	const key = path.slice(path.lastIndexOf('.') + 1);
-	return new UserError(
-		`${walk.entry ?? 'This operation'} has a field "${key}" that the service does not accept`,
-		{
-			description: known.length
-				? `Give each entry of ${labelOf(list.slice(0, -2), { rules: walk.rules })} only ${known.join(', ')}; map the entries of a list from an expression to these fields.`
-				: 'Send only the fields this operation shows.',
-		},
-	);
-}
-
-function compactAny(value: unknown, path: string, walk: Walk): unknown {
-	const pattern = patternOf(path);
-	const empty = value === undefined || value === null || value === '';
-	if (entryFields(`${pattern}[]`, walk.rules.labels).length > 0) {
-		if (empty) return undefined;
-		if (Array.isArray(value)) return compactList(value, path, walk);
-		const label = labelOf(path, walk);
-		throw new UserError(`${label} must be a list, but it is ${describeValue(value)}`, {
-			description: `Give ${label} as a list of objects, for example an expression such as {{ $json.contacts }}.`,
-		});
-	}
-	if (!(pattern in walk.rules.labels)) {
-		if (isFields(value)) return compactObject(value, path, walk);
-		if (empty) return undefined;
-		throw unknownField(path, pattern, walk);
-	}
-	const label = labelOf(path, walk);
-	const text = toText(value, label);
-	if (text !== undefined && walk.rules.emails?.includes(pattern) && !EMAIL_PATTERN.test(text)) {
-		throw new UserError(`${label} "${text}" is not an email address`, {
-			description: `Enter an address such as name@example.com in ${label}, or leave it empty.`,
-		});
-	}
-	return text;
-}
-
-function valueAt(body: IDataObject, path: string): unknown {
-	return path
-		.split('.')
-		.reduce<unknown>((node, key) => (isFields(node) ? node[key] : undefined), body);
+function setPath(target: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let node = target;
+	for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as IDataObject;
+	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
 /**
- * The exact envelope the service takes: text trimmed, numbers as text, nothing empty, nothing
- * the service does not know, and every rule of the operation checked.
+ * The exact envelope the service takes: each value at its wire path, text trimmed, numbers as
+ * text, nothing empty, and every rule of the operation checked.
  */
-export function finishEnvelope(body: IDataObject, rules: LabelledRules): IDataObject {
-	const data = isFields(body.data) ? compactObject(body.data, 'data', { rules }) : undefined;
-	const envelope: IDataObject = { data: data ?? {} };
+export function finishEnvelope(values: IDataObject, rules: LabelledRules): IDataObject {
+	const envelope: IDataObject = { data: {} };
+	const finished: IDataObject = {};
+	for (const [path, label] of Object.entries(rules.labels)) {
+		if (path.includes('[]')) continue;
+		const isList = Object.keys(rules.labels).some((entry) => entry.startsWith(`${path}[].`));
+		const value = isList
+			? toList(values[path], path, rules)
+			: toText(values[path], quoted(label), rules.emails?.includes(path) === true);
+		if (value === undefined) continue;
+		finished[path] = value;
+		setPath(envelope, path, value);
+	}
 	for (const { path, fix } of rules.required ?? []) {
-		if (valueAt(envelope, path) === undefined) {
+		if (finished[path] === undefined) {
 			throw new UserError(`${quoted(rules.labels[path] ?? path)} is empty`, { description: fix });
 		}
 	}
-	if (rules.anyOf && rules.anyOf.paths.every((path) => valueAt(envelope, path) === undefined)) {
+	if (rules.anyOf && rules.anyOf.paths.every((path) => finished[path] === undefined)) {
 		throw new UserError(rules.anyOf.message, { description: rules.anyOf.fix });
 	}
 	return envelope;

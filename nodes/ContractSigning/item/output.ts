@@ -81,10 +81,8 @@ function readItem(
 	{ operation, fields, rules }: OperationToSend,
 ): { envelope: IDataObject; simplify: boolean } | ItemFailure {
 	try {
-		const body = readFields(context, operation.action, fields);
-		const normalize = operation.normalize ?? ((fields: IDataObject) => fields);
 		return {
-			envelope: finishEnvelope(normalize(body), rules),
+			envelope: finishEnvelope(readFields(context, operation.action, fields), rules),
 			simplify: simplifyOf(context.getNodeParameter(simplifyField.name, true)),
 		};
 	} catch (error) {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { clientCreate } from '../../../nodes/ContractSigning/resources/client/create';
 import {
@@ -47,17 +47,17 @@ describe('labelsFromFields', () => {
 describe('finishEnvelope', () => {
 	const rules: LabelledRules = {
 		labels: labelsFromFields(fields),
+		groups: {},
 		required: [{ path: 'data.client.fullname', fix: 'Enter a name.' }],
 		emails: ['data.client.users[].email'],
 	};
 
-	it('trims text, turns numbers into text and drops empty values, objects and lists', () => {
+	it('puts each value at its wire path: text trimmed, numbers as text, nothing empty', () => {
 		const envelope = finishEnvelope(
 			{
-				data: {
-					action: 'create',
-					client: { fullname: ' Ada ', users: [{ email: 'ada@example.com' }] },
-				},
+				'data.action': 'create',
+				'data.client.fullname': ' Ada ',
+				'data.client.users': [{ email: 'ada@example.com' }],
 			},
 			rules,
 		);
@@ -68,7 +68,10 @@ describe('finishEnvelope', () => {
 			},
 		});
 		expect(
-			finishEnvelope({ data: { action: 'create', client: { fullname: 7, users: [] } } }, rules),
+			finishEnvelope(
+				{ 'data.action': 'create', 'data.client.fullname': 7, 'data.client.users': [] },
+				rules,
+			),
 		).toEqual({ data: { action: 'create', client: { fullname: '7' } } });
 	});
 
@@ -78,25 +81,40 @@ describe('finishEnvelope', () => {
 		[{ fullname: true }, "'Full Name' must be text, but it is the value true"],
 		[{ fullname: Number.NaN }, "'Full Name' must be text, but it is the number NaN"],
 		[
-			{ fullname: 'Ada', nickname: 'A' },
-			'This operation has a field "nickname" that the service does not accept',
+			{ fullname: 'Ada', users: { email: 'a@b.co' } },
+			"'Users' must be a list, but it is an object",
 		],
-		[{ fullname: 'Ada', users: 'ada@example.com' }, "'Users' must be a list, but it is a string"],
+		[{ fullname: 'Ada', users: 'ada@example.com' }, "'Users' is not a valid list"],
+		[{ fullname: 'Ada', users: '"ada@example.com"' }, "'Users' must be a list, but it is a string"],
 		[
 			{ fullname: 'Ada', users: [{ email: 'ada' }] },
 			`'Users', entry 1: 'Email' "ada" is not an email address`,
 		],
 		[{ fullname: 'Ada', users: [{ email: 'a@b.co' }, {}] }, "'Users', entry 2 is empty"],
 	])('refuses client %j', (client, message) => {
-		expect(() => finishEnvelope({ data: { action: 'create', client } }, rules)).toThrow(
+		const values = Object.fromEntries(
+			Object.entries(client).map(([name, value]) => [`data.client.${name}`, value]),
+		);
+		expect(() => finishEnvelope({ 'data.action': 'create', ...values }, rules)).toThrow(
 			expect.objectContaining({ message }),
 		);
+	});
+
+	it('takes a list as the rows of a field, or as JSON text', () => {
+		const withRows = { ...rules, required: [], groups: { 'data.client.users': 'user' } };
+		const sent = (users: IDataObject[string]) =>
+			finishEnvelope({ 'data.action': 'create', 'data.client.users': users }, withRows);
+		const expected = { data: { action: 'create', client: { users: [{ email: 'a@b.co' }] } } };
+		expect(sent({ user: [{ email: 'a@b.co' }] })).toEqual(expected);
+		expect(sent(' [{ "email": "a@b.co" }] ')).toEqual(expected);
+		expect(sent({})).toEqual({ data: { action: 'create' } });
+		expect(() => sent({ user: 'a@b.co' })).toThrow("'Users' must be a list, but it is an object");
 	});
 
 	it('names the fields a list entry may have, from the operation’s own fields', () => {
 		expect(() =>
 			finishEnvelope(
-				{ data: { action: 'create', client: { users: [{ email: 'a@b.co', phone: '1' }] } } },
+				{ 'data.action': 'create', 'data.client.users': [{ email: 'a@b.co', phone: '1' }] },
 				rules,
 			),
 		).toThrow(
@@ -110,7 +128,7 @@ describe('finishEnvelope', () => {
 
 	it('applies the operation’s at-least-one rule', () => {
 		expect(() =>
-			finishEnvelope({ data: { action: 'create', client: {} } }, labelledRulesOf(clientCreate)),
+			finishEnvelope({ 'data.action': 'create' }, labelledRulesOf(clientCreate)),
 		).toThrow('There is nothing to create the client from');
 	});
 });

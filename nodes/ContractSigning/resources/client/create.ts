@@ -1,4 +1,4 @@
-import { UserError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { customKeyField, emailField, fullnameField } from '../fields';
 import { mayExistHint, quoted, type Operation } from '../../description/operation';
 
@@ -94,41 +94,6 @@ export const clientCreateDescription: INodeProperties[] = [
 	usersListField,
 ];
 
-const INVALID_JSON = Symbol('invalid JSON');
-
-/** Users arrive as the rows of the Users field, or as a list (or its JSON text) from an expression. */
-export function usersAsList(users: unknown): unknown {
-	if (typeof users === 'string') {
-		if (!users.trim()) return undefined;
-		let parsed: unknown = INVALID_JSON;
-		try {
-			parsed = JSON.parse(users);
-		} catch {
-			// Told below, in the user's words.
-		}
-		if (parsed !== INVALID_JSON) return parsed;
-		throw new UserError('Users is not a valid list', {
-			description:
-				'Enter a JSON list such as [{ "fullname": "Ada Lovelace", "email": "ada@example.com" }], or map a list with an expression.',
-		});
-	}
-	// The Users field's rows: `{}` with none, or `{ user: [...] }`.
-	const rows = users as { user?: unknown };
-	const isObject = typeof users === 'object' && users !== null && !Array.isArray(users);
-	const keys = isObject ? Object.keys(users) : [undefined];
-	if (keys.length === 0 || (keys.length === 1 && keys[0] === 'user' && Array.isArray(rows.user))) {
-		return rows.user;
-	}
-	return users;
-}
-
-export function normalizeClientBody(body: IDataObject): IDataObject {
-	const data = body.data as IDataObject;
-	const client = data.client as IDataObject | undefined;
-	if (!client || client.users === undefined) return body;
-	return { data: { ...data, client: { ...client, users: usersAsList(client.users) } } };
-}
-
 /** The flat item the next steps map: keys first, then what was sent for the client and each user. */
 export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.client as IDataObject;
@@ -197,7 +162,6 @@ export const clientCreate: Operation = {
 		},
 		emails: ['data.client.email', 'data.client.users[].email'],
 	},
-	normalize: normalizeClientBody,
 	record: { member: 'client', key: 'clientKey' },
 	notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
 	creates: { mayExist: clientMayExist },
