@@ -6,7 +6,6 @@
  */
 import { deepCopy, type IDataObject } from 'n8n-workflow';
 import { ItemFailure } from '../failure/item-failure';
-import { PerRun } from '../run/per-run';
 import type { RunState } from '../run/run-state';
 
 export type ItemResult = IDataObject | ItemFailure;
@@ -29,8 +28,6 @@ export class RetryMemory {
 	}
 }
 
-const memories = new PerRun<RetryMemory>();
-
 export function retryMemoryOf(run: RunState): RetryMemory {
-	return memories.of(run, () => new RetryMemory());
+	return run.keep(RetryMemory, () => new RetryMemory());
 }

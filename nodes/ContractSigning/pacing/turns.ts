@@ -7,7 +7,6 @@
  */
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
-import { PerRun } from '../run/per-run';
 import type { RunState } from '../run/run-state';
 import { isBusyCode } from '../wire/reply';
 import { postOnce, type ItemRequest } from '../wire/request';
@@ -57,10 +56,8 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-const runPacings = new PerRun<RunPacing>();
-
 function runPacingOf(context: IExecuteSingleFunctions, run: RunState): RunPacing {
-	return runPacings.of(run, () => {
+	return run.keep(runPacingOf, () => {
 		const limits = requestLimits(optionsOf(context));
 		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
 		return {

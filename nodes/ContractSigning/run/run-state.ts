@@ -1,6 +1,6 @@
 /**
  * What one run of the node holds while it sends: its access (account/access.ts), the stop that
- * ends its waits, and what other modules keep for it (per-run.ts). Every try of Retry On Fail
+ * ends its waits, and what other modules keep for it. Every try of Retry On Fail
  * finds the same state (n8n.ts); it goes when the execution ends, or after a minute idle.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
@@ -15,6 +15,7 @@ export class RunState {
 	readonly stop = new RunStop();
 
 	private access?: Promise<unknown>;
+	private readonly kept = new Map<object, unknown>();
 	/** Items under way, and when the last one began or ended. */
 	private underWay = 0;
 	lastUsedAt = Date.now();
@@ -26,6 +27,12 @@ export class RunState {
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();
 		return (await this.access) as Access;
+	}
+
+	/** What another module keeps for the run under `key`, made by `make` on its first use. */
+	keep<Value>(key: object, make: () => Value): Value {
+		if (!this.kept.has(key)) this.kept.set(key, make());
+		return this.kept.get(key) as Value;
 	}
 
 	itemStarted(): void {
