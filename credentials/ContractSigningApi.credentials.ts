@@ -108,7 +108,6 @@ function withServiceKey(requestOptions: IHttpRequestOptions, root: string, key: 
 	};
 }
 
-/** The headers of every request to the service: JSON, both ways. */
 export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
 /** The service is busy: it did not act, and asks to be asked later. */

@@ -47,7 +47,6 @@ export class SecretMask {
 		this.wholeWordsOnly = sent.length < SHORTEST_KEY;
 	}
 
-	/** The text with every spelling of the key replaced by `***`. */
 	text(text: string): string {
 		if (this.spellings.length === 0 || text.length === 0) return text;
 		const folded = fold(text);
@@ -71,7 +70,6 @@ export class SecretMask {
 		return masked + text.slice(done);
 	}
 
-	/** Any value: strings masked, arrays and objects copied with their keys and values masked. */
 	value<T>(value: T): T {
 		return this.spellings.length === 0 ? value : (this.any(value) as T);
 	}

@@ -13,7 +13,6 @@ import {
 } from '../description/operation';
 import { isPlainObject } from '../wire/reply';
 
-/** An operation's rules, with the label the user sees for each wire path. */
 export interface LabelledRules extends EnvelopeRules {
 	/** Wire path (`data.client.fullname`, `data.client.users[].email`) → label the user sees. */
 	labels: Record<string, string>;

@@ -38,7 +38,6 @@ export function requestLimits(value: unknown): RequestLimits {
 	};
 }
 
-/** The collection's entry `name` when it is a finite number of at least `least`. */
 function numberIn(collection: unknown, name: string, least: number): number | undefined {
 	const entry = (collection as Record<string, unknown> | null | undefined)?.[name];
 	return typeof entry === 'number' && Number.isFinite(entry) && entry >= least ? entry : undefined;

@@ -13,17 +13,16 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import type { Access } from '../account/access';
-import { ItemFailure } from '../failure/item-failure';
+import type { ItemFailure } from '../failure/item-failure';
 import { CREDENTIAL_TYPE } from '../run/n8n';
 import type { RunState } from '../run/run-state';
 import { checkReply, type ExpectedReply, type ReplyHeaders } from './reply';
-import { describeTransportFailure, isTimeout, networkError, notSent } from './transport-failure';
+import { describeTransportFailure, networkError, notSent } from './transport-failure';
 
 /** An item's request: what n8n prepared for it, the envelope, and what its reply must hold. */
 export interface ItemRequest {
 	context: IExecutePaginationFunctions;
 	run: RunState;
-	/** The request n8n prepared for the item: method, URL, headers, its options. */
 	requestData: DeclarativeRestApiSettings.ResultOptions;
 	envelope: IDataObject;
 	access: Access;
@@ -42,19 +41,12 @@ export async function postOnce(request: ItemRequest): Promise<IDataObject | Item
 			options as IHttpRequestOptions,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		return requestFailure(error, access, requestData.options.timeout);
+		const { code, detail, sent } = networkError(error);
+		const masked = access.mask.text(detail);
+		const { timeout } = requestData.options;
+		return sent ? describeTransportFailure(code ?? '', masked, timeout) : notSent(masked);
 	}
 	return replyOf(response, request);
-}
-
-function requestFailure(error: unknown, { mask }: Access, timeoutMs?: number): ItemFailure {
-	const { code, detail, sent } = networkError(error);
-	const failure = sent
-		? describeTransportFailure(code ?? '', mask.text(detail), timeoutMs)
-		: notSent(mask.text(detail));
-	return new ItemFailure(failure.outcome, failure.message, failure.description, {
-		code: code && isTimeout(code, detail) ? 'ETIMEDOUT' : code,
-	});
 }
 
 function replyOf(response: IN8nHttpFullResponse, request: ItemRequest): IDataObject | ItemFailure {

@@ -3,13 +3,7 @@
  * reached the service. A message names no network error code: n8n's error replaces a message
  * naming one (ECONNREFUSED …) with its own words for it.
  */
-import { TRY_LATER, type Outcome } from '../failure/item-failure';
-
-export interface TransportFailure {
-	message: string;
-	description: string;
-	outcome: Outcome;
-}
+import { ItemFailure, TRY_LATER, type Outcome } from '../failure/item-failure';
 
 /** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
 const TLS_FAILURE =
@@ -37,17 +31,15 @@ function timeoutHint(hadMs: number | undefined): string {
 	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
 }
 
-/** The failure of a request that had `timeoutMs` to get its reply. */
 export function describeTransportFailure(
 	code: string,
 	detail: string,
 	timeoutMs?: number,
-): TransportFailure {
-	const failure = (message: string, description: string, outcome: Outcome) => ({
-		message,
-		description,
-		outcome,
-	});
+): ItemFailure {
+	const failure = (message: string, description: string, outcome: Outcome) =>
+		new ItemFailure(outcome, message, description, {
+			code: isTimeout(code, detail) ? 'ETIMEDOUT' : code || undefined,
+		});
 	if (code === 'ECONNREFUSED') {
 		const hint = `Nothing answers at the Base URL. ${CHECK_BASE_URL} and that the service is up.`;
 		return failure('The service refused the connection', hint, 'busy');
@@ -84,13 +76,12 @@ export function describeTransportFailure(
  * A request n8n would not send, such as one to a host outside the credential's Allowed HTTP
  * Request Domains: n8n's message, as it is.
  */
-export function notSent(message: string): TransportFailure {
-	return {
+export function notSent(message: string): ItemFailure {
+	return new ItemFailure(
+		'refused',
 		message,
-		description:
-			"Nothing was sent. Check 'Base URL' in the Contract Signing credential, and, if 'Allowed HTTP Request Domains' is set there, that it includes the host of 'Base URL'.",
-		outcome: 'refused',
-	};
+		"Nothing was sent. Check 'Base URL' in the Contract Signing credential, and, if 'Allowed HTTP Request Domains' is set there, that it includes the host of 'Base URL'.",
+	);
 }
 
 /**

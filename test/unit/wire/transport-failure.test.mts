@@ -7,30 +7,32 @@ import {
 
 describe('describeTransportFailure', () => {
 	it('says a refused connection is one, and points at the Base URL', () => {
-		expect(describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9')).toEqual({
+		expect(
+			describeTransportFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9'),
+		).toMatchObject({
 			message: 'The service refused the connection',
 			description:
 				"Nothing answers at the Base URL. Check 'Base URL' in the Contract Signing credential and that the service is up.",
-			outcome: 'busy',
+			kind: 'busy',
 		});
 	});
 
 	it('waits out a name server that did not answer (EAI_AGAIN), and refuses an unknown host (ENOTFOUND)', () => {
-		expect(describeTransportFailure('EAI_AGAIN', 'getaddrinfo EAI_AGAIN sign.example.com')).toEqual(
-			{
-				message: 'The Base URL’s host name could not be looked up',
-				description:
-					'Nothing was sent: the name server did not answer. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
-				outcome: 'busy',
-			},
-		);
-		expect(describeTransportFailure('ENOTFOUND', 'getaddrinfo ENOTFOUND sign.example.com')).toEqual(
-			{
-				message: 'The Base URL’s host name is unknown',
-				description: "Nothing was sent. Check 'Base URL' in the Contract Signing credential.",
-				outcome: 'refused',
-			},
-		);
+		expect(
+			describeTransportFailure('EAI_AGAIN', 'getaddrinfo EAI_AGAIN sign.example.com'),
+		).toMatchObject({
+			message: 'The Base URL’s host name could not be looked up',
+			description:
+				'Nothing was sent: the name server did not answer. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings.',
+			kind: 'busy',
+		});
+		expect(
+			describeTransportFailure('ENOTFOUND', 'getaddrinfo ENOTFOUND sign.example.com'),
+		).toMatchObject({
+			message: 'The Base URL’s host name is unknown',
+			description: "Nothing was sent. Check 'Base URL' in the Contract Signing credential.",
+			kind: 'refused',
+		});
 	});
 
 	it('calls a timeout a timeout, and points at the Timeout in the node’s Settings', () => {
