@@ -94,8 +94,8 @@ function toText(value: unknown, label: string, email: boolean): string | undefin
 }
 
 /**
- * A list of entries, each an object of the fields the list's labels name: as the rows of a field
- * (`{}` or `{ user: [...] }`), or a list, or its JSON text, from an expression.
+ * A list of entries, each an object of the fields the list's labels name, given as the rows of a
+ * field (`{}` or `{ user: [...] }`), as JSON text, or as a list from an expression.
  */
 function toList(value: unknown, path: string, rules: LabelledRules): IDataObject[] | undefined {
 	const listLabel = quoted(rules.labels[path]);
