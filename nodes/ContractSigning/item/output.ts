@@ -51,10 +51,7 @@ export async function itemOutput(
 	return [{ json: errorItemJson(error, result), pairedItem }];
 }
 
-/**
- * One try for the item; a step that fails ends it. Only the output outlives the try, or the
- * failure with at most 10,000 characters of the reply (`wire/reply.ts`).
- */
+/** One try for the item, step by step; a step that fails ends it with its failure. */
 async function tryItem(
 	context: IExecutePaginationFunctions,
 	run: RunState,

@@ -12,7 +12,7 @@ const TLS_FAILURE =
 const CHECK_BASE_URL = "Check 'Base URL' in the Contract Signing credential";
 
 /** No reply in time: n8n's request helper names it ECONNABORTED, as it does a closed connection. */
-export function isTimeout(code: string, detail: string): boolean {
+function isTimeout(code: string, detail: string): boolean {
 	return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /timeout/i.test(detail));
 }
 
