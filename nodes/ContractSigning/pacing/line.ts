@@ -1,35 +1,66 @@
+import type { RequestLimits } from './limits';
+
+/** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
+export const ACCOUNT_CEILING = 256;
+
 /** A request waiting for its turn at a pace: `enter` lets it go. */
 export interface Waiter {
 	enter: (sentAt: number) => void;
 }
 
 /**
- * One run's waiting requests at a pace (pace.ts), first come first served. Once the pace has the
- * run's ceiling under way, they go again only when an eighth of the ceiling is free, together:
- * one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays for").
+ * A most of requests under way that, once reached, lets them go again only when an eighth of it
+ * is free, together: one per reply measured slower (BENCHMARKS.md, "What each part of the pace
+ * pays for").
+ */
+class Most {
+	private reached = false;
+
+	constructor(private readonly most: number) {}
+
+	allows(underWay: number): boolean {
+		if (underWay >= this.most) this.reached = true;
+		else if (underWay <= this.most - Math.ceil(this.most / 8)) this.reached = false;
+		return !this.reached;
+	}
+
+	/** One more goes: it may fill the most, and then the next go together. */
+	took(underWay: number): void {
+		this.reached = underWay + 1 >= this.most;
+	}
+}
+
+/**
+ * One run's waiting requests at its account's pace (pace.ts), first come first served, with the
+ * run's limits: the ceiling on the account's requests under way while the run sends, and the Max
+ * Requests at Once and per Second the user set on the run's own.
  */
 export class Line extends Set<Waiter> {
+	underWay = 0;
+	/** The run's next request goes no sooner (Max Requests per Second). */
+	nextAt = 0;
 	/** Walks the waiters in the order they came: a Set's iterator also reaches those added later. */
 	private order = this.values();
+	private readonly ceiling: Most;
+	private readonly own?: Most;
+	private readonly gapMs: number;
 
-	/** The ceiling was reached, and too few places have been freed since. */
-	private atCeiling = false;
-
-	constructor(readonly ceiling: number) {
+	constructor({ maxAtOnce, maxPerSecond }: RequestLimits) {
 		super();
+		this.ceiling = new Most(Math.max(ACCOUNT_CEILING, maxAtOnce ?? 0));
+		this.own = maxAtOnce === undefined ? undefined : new Most(maxAtOnce);
+		this.gapMs = maxPerSecond ? 1000 / maxPerSecond : 0;
 	}
 
-	/** Whether the run's next request may go while `inFlight` of the pace's are under way. */
-	mayGo(inFlight: number): boolean {
-		if (inFlight >= this.ceiling) this.atCeiling = true;
-		else if (inFlight <= this.ceiling - Math.ceil(this.ceiling / 8)) this.atCeiling = false;
-		if (this.atCeiling) return false;
-		// The one that goes now fills the ceiling: the next go together, once enough are free.
-		this.atCeiling = inFlight + 1 >= this.ceiling;
-		return true;
-	}
-
-	next(): Waiter | undefined {
+	/** The run's next waiter, when its limits let it go now with `accountUnderWay` under way. */
+	take(accountUnderWay: number, now: number): Waiter | undefined {
+		if (now < this.nextAt) return undefined;
+		const account = this.ceiling.allows(accountUnderWay);
+		if (!account || !(this.own?.allows(this.underWay) ?? true)) return undefined;
+		this.ceiling.took(accountUnderWay);
+		this.own?.took(this.underWay);
+		this.underWay += 1;
+		this.nextAt = now + this.gapMs;
 		let step = this.order.next();
 		// An iterator that has ended reaches nothing added later.
 		if (step.done) step = (this.order = this.values()).next();

@@ -3,8 +3,8 @@
  * a connection: a window that doubles per round of replies while it is full; once the service
  * says it is busy, a rate a fifth below what it accepted in the last second, rising while it keeps
  * up; a hold for a `Retry-After`; and turns round the runs that wait, so that a run of one item is
- * not queued behind a run of thousands. After a minute without a busy reply, the rate goes.
- * Given the Max Requests limits a user set, it is that run's cap instead, and learns nothing.
+ * not queued behind a run of thousands, each within its own limits (line.ts). After a minute
+ * without a busy reply, the rate goes.
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
@@ -14,8 +14,6 @@ import { Line, type Waiter } from './line';
 
 /** TCP's first window is 10 segments (RFC 6928). */
 const FIRST_WINDOW = 10;
-/** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
-export const ACCOUNT_CEILING = 256;
 const SLOWER = 0.8;
 /** The rate's rise per accepted request: at `rate` of them a second, 3 % a second. */
 const FASTER_PER_ACCEPTED = 0.03;
@@ -26,13 +24,13 @@ const QUIET_MS = 60_000;
 export class Pace {
 	private inFlight = 0;
 	private waiting = 0;
-	/** Every run's line, kept while empty, so that a capped run still goes in groups. */
+	/** Every run's line, kept while empty: it counts the run's requests under way. */
 	private readonly lines = new WeakMap<object, Line>();
 	/** The lines with waiters; the set's order is the rotation. */
 	private readonly rotation = new Set<Line>();
 	/** How many requests may be under way at once. */
-	window: number;
-	/** Requests per second: a cap's from the start; an account's none until the service is busy. */
+	window = FIRST_WINDOW;
+	/** Requests per second: none until the service is busy. */
 	private rate?: number;
 	private nextSendAt = 0;
 	/** No request before this time (ms since epoch): the service asked to wait. */
@@ -43,27 +41,20 @@ export class Pace {
 	/** Reply times of the requests accepted in the last second, oldest first. */
 	private accepted: number[] = [];
 
-	constructor(private readonly limits?: RequestLimits) {
-		this.window = limits ? (limits.maxAtOnce ?? Infinity) : FIRST_WINDOW;
-		this.rate = limits?.maxPerSecond;
-	}
-
 	/**
 	 * Waits for a place in the window, a moment at the rate, the end of any hold, and the run's turn
-	 * in the rotation; the run's requests go only while fewer than `ceiling` are under way.
-	 * Resolves to the time it may be sent, for `requestEnded`.
+	 * in the rotation within the run's `limits`, which its first turn sets. An account not busy
+	 * since its rate last went opens its window to the run's Max Requests at Once. Resolves to the
+	 * time it may be sent, for `requestEnded`.
 	 */
-	waitForTurn(
-		run: object,
-		stop?: StopSignal,
-		ceiling = this.limits?.maxAtOnce ?? Infinity,
-	): Promise<number> {
+	waitForTurn(run: object, stop?: StopSignal, limits: RequestLimits = {}): Promise<number> {
 		if (stop?.aborted) return Promise.reject(new Stopped());
 		const now = Date.now();
 		this.lastUsedAt = now;
 		const quiet = now - Math.max(this.lastBusyAt, this.notBefore) > QUIET_MS;
-		if (quiet && this.waiting === 0 && !this.limits) this.rate = undefined;
-		const line = this.lines.get(run) ?? new Line(ceiling);
+		if (quiet && this.waiting === 0) this.rate = undefined;
+		if (this.rate === undefined) this.window = Math.max(this.window, limits.maxAtOnce ?? 0);
+		const line = this.lines.get(run) ?? new Line(limits);
 		this.lines.set(run, line);
 		return new Promise<number>((resolve, reject) => {
 			const waiter = new TurnWaiter(this, line, resolve, reject, stop);
@@ -75,21 +66,22 @@ export class Pace {
 		});
 	}
 
-	/** A run's Max Requests at Once: an account not busy since its rate last went starts there. */
-	openTo(maxAtOnce: number): void {
-		if (this.limits || this.rate !== undefined) return;
-		this.window = Math.max(this.window, maxAtOnce);
-	}
-
 	stoppedWaiting(line: Line, waiter: Waiter): void {
 		line.delete(waiter);
 		if (line.size === 0) this.rotation.delete(line);
 		this.waiting -= 1;
 	}
 
-	/** What the pace learns from: the service served the request, or was busy. */
-	requestEnded(sentAt: number, ended: 'served' | 'busy' | undefined, now = Date.now()): void {
+	/** The run's request sent at `sentAt` ended; the pace learns whether the service served it or was busy. */
+	requestEnded(
+		run: object,
+		sentAt: number,
+		ended: 'served' | 'busy' | undefined,
+		now = Date.now(),
+	): void {
 		this.lastUsedAt = now;
+		const line = this.lines.get(run);
+		if (line) line.underWay -= 1;
 		if (ended === 'served') this.keptUp(sentAt, now, this.inFlight >= this.window);
 		if (ended === 'busy') this.wasBusy(sentAt, now);
 		this.inFlight -= 1;
@@ -112,7 +104,7 @@ export class Pace {
 				this.wakeUpAt(at);
 				return;
 			}
-			const waiter = this.nextInRotation();
+			const waiter = this.nextInRotation(now);
 			if (!waiter) return;
 			this.waiting -= 1;
 			this.inFlight += 1;
@@ -121,15 +113,19 @@ export class Pace {
 		}
 	}
 
-	/** The first waiter of the next run below its ceiling; that run goes to the back. */
-	private nextInRotation(): Waiter | undefined {
+	/** The first waiter of the next run within its limits; that run goes to the back. */
+	private nextInRotation(now: number): Waiter | undefined {
+		let soonest = Infinity;
 		for (const line of this.rotation) {
-			if (!line.mayGo(this.inFlight)) continue;
-			this.rotation.delete(line);
-			const waiter = line.next();
-			if (line.size > 0) this.rotation.add(line);
-			return waiter;
+			const waiter = line.take(this.inFlight, now);
+			if (waiter) {
+				this.rotation.delete(line);
+				if (line.size > 0) this.rotation.add(line);
+				return waiter;
+			}
+			if (line.nextAt > now) soonest = Math.min(soonest, line.nextAt);
 		}
+		if (soonest < Infinity) this.wakeUpAt(soonest);
 		return undefined;
 	}
 
@@ -145,7 +141,6 @@ export class Pace {
 	private keptUp(sentAt: number, now: number, full: boolean): void {
 		this.accepted.push(now);
 		const accepted = this.acceptedInLastSecond(now);
-		if (this.limits) return;
 		if (full) this.window += 1;
 		if (this.rate === undefined) return;
 		// Replies need not come in the order the service answered: one of the burst that comes after
@@ -158,7 +153,6 @@ export class Pace {
 		// Requests sent before the last busy reply were part of the burst it already answered.
 		if (sentAt < this.lastBusyAt) return;
 		this.lastBusyAt = now;
-		if (this.limits) return;
 		// What the service accepted is what it allows; the rate never rises at a busy reply.
 		const accepted = this.acceptedInLastSecond(now);
 		const from = Math.min(this.rate ?? Infinity, accepted > 0 ? accepted : this.inFlight);

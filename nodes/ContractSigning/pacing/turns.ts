@@ -5,50 +5,39 @@
  * nothing, since the other items wait for their turn without a limit (a 503 asking for an hour
  * would hold every execution for that hour).
  */
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
-import type { RunState } from '../run/run-state';
 import { isBusyCode } from '../wire/reply';
 import { postOnce, type ItemRequest } from '../wire/request';
 import { accountPaces } from './account-paces';
-import { optionsOf, requestLimits, waitLimits, type WaitLimits } from './limits';
-import { ACCOUNT_CEILING, Pace } from './pace';
+import {
+	optionsOf,
+	requestLimits,
+	waitLimits,
+	type RequestLimits,
+	type WaitLimits,
+} from './limits';
+import type { Pace } from './pace';
 import { pause, pauseBefore } from './waits';
-
-/** A run's cap, when the user set request limits, and its ceiling. */
-interface RunPacing {
-	cap?: Pace;
-	ceiling: number;
-	maxAtOnce?: number;
-}
-
-interface InTurns extends RunPacing {
-	request: ItemRequest;
-	/** The account's, shared by every execution that sends with it. */
-	pace: Pace;
-}
 
 export async function sendUntilServed(request: ItemRequest): Promise<IDataObject | ItemFailure> {
 	const { context, access, run } = request;
-	const item: InTurns = {
-		...runPacingOf(context, run),
-		request,
-		pace: accountPaces.of(access.account.origin, access.account.key),
-	};
-	if (item.maxAtOnce !== undefined) item.pace.openTo(item.maxAtOnce);
+	// The account's pace, shared by every execution that sends with it.
+	const pace = accountPaces.of(access.account.origin, access.account.key);
+	const limits = run.keep(requestLimits, () => requestLimits(optionsOf(context)));
 	let retries = 0;
 	let waitedMs = 0;
-	let limits: WaitLimits | undefined;
+	let waits: WaitLimits | undefined;
 	for (;;) {
-		const reply = await sendInTurn(item);
+		const reply = await sendInTurn(request, pace, limits);
 		if (!(reply instanceof ItemFailure) || reply.kind !== 'busy') return reply;
 		const { retryAfterMs } = reply.details;
 		const nextMs = pauseBefore(retries, retryAfterMs);
-		limits ??= waitLimits(optionsOf(context));
-		if (retries >= limits.maxRetries || waitedMs + nextMs > limits.maxWaitMs) {
+		waits ??= waitLimits(optionsOf(context));
+		if (retries >= waits.maxRetries || waitedMs + nextMs > waits.maxWaitMs) {
 			return reply.with(stillBusy(reply, retries, waitedMs, nextMs));
 		}
-		if (retryAfterMs !== undefined) item.pace.holdUntil(Date.now() + nextMs);
+		if (retryAfterMs !== undefined) pace.holdUntil(Date.now() + nextMs);
 		const stopped = await pause(nextMs, run.stop).then(() => undefined, stoppedFailure);
 		if (stopped) return stopped;
 		waitedMs += nextMs;
@@ -56,39 +45,19 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-function runPacingOf(context: IExecuteSingleFunctions, run: RunState): RunPacing {
-	return run.keep(runPacingOf, () => {
-		const limits = requestLimits(optionsOf(context));
-		const capped = limits.maxAtOnce !== undefined || limits.maxPerSecond !== undefined;
-		return {
-			cap: capped ? new Pace(limits) : undefined,
-			ceiling: Math.max(ACCOUNT_CEILING, limits.maxAtOnce ?? 0),
-			maxAtOnce: limits.maxAtOnce,
-		};
-	});
-}
-
-/**
- * One send in its turn: at the run's cap when the user set one, then at the account's pace, which
- * learns how it ended. A turn is not given only when the run stops.
- */
-async function sendInTurn(item: InTurns): Promise<IDataObject | ItemFailure> {
-	const { request, pace, cap } = item;
+/** One send in its turn at the account's pace, which learns how it ended. A turn is not given only when the run stops. */
+async function sendInTurn(request: ItemRequest, pace: Pace, limits: RequestLimits) {
 	const { run } = request;
-	const cappedAt = cap && (await cap.waitForTurn(run, run.stop).catch(stoppedFailure));
-	if (cappedAt instanceof ItemFailure) return cappedAt;
+	const sentAt = await pace.waitForTurn(run, run.stop, limits).catch(stoppedFailure);
+	if (sentAt instanceof ItemFailure) return sentAt;
 	let ended: 'served' | 'busy' | undefined;
-	let sentAt: number | ItemFailure | undefined;
 	try {
-		sentAt = await pace.waitForTurn(run, run.stop, item.ceiling).catch(stoppedFailure);
-		if (sentAt instanceof ItemFailure) return sentAt;
 		const reply = await postOnce(request);
 		if (!(reply instanceof ItemFailure)) ended = 'served';
 		else if (reply.kind === 'busy') ended = 'busy';
 		return reply;
 	} finally {
-		if (typeof sentAt === 'number') pace.requestEnded(sentAt, ended);
-		if (cappedAt !== undefined) cap?.requestEnded(cappedAt, undefined);
+		pace.requestEnded(run, sentAt, ended);
 	}
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_CEILING, Pace } from '../../../nodes/ContractSigning/pacing/pace';
+import { ACCOUNT_CEILING } from '../../../nodes/ContractSigning/pacing/line';
+import type { RequestLimits } from '../../../nodes/ContractSigning/pacing/limits';
+import { Pace } from '../../../nodes/ContractSigning/pacing/pace';
 import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 const RUN = {};
@@ -33,8 +35,8 @@ async function withFakeTimers(test: () => Promise<void>): Promise<void> {
  * learns a rate of 80 % of them.
  */
 function learnRate(pace: Pace, accepted: number, now: number): void {
-	for (let index = 0; index < accepted; index++) pace.requestEnded(now, 'served', now + index);
-	pace.requestEnded(now + accepted, 'busy', now + accepted + 1);
+	for (let index = 0; index < accepted; index++) pace.requestEnded(RUN, now, 'served', now + index);
+	pace.requestEnded(RUN, now + accepted, 'busy', now + accepted + 1);
 }
 
 /** Gaps of 1000 / `perSecond` ms, give or take a timer's rounding. */
@@ -51,7 +53,7 @@ describe('Pace', () => {
 			void pace.waitForTurn(RUN).then((at) => sent.push(at));
 		await settled();
 		expect(sent).toHaveLength(10);
-		for (const sentAt of sent.splice(0)) pace.requestEnded(sentAt, 'served');
+		for (const sentAt of sent.splice(0)) pace.requestEnded(RUN, sentAt, 'served');
 		await settled();
 		expect(pace.window).toBe(20);
 		expect(sent).toHaveLength(20);
@@ -61,7 +63,7 @@ describe('Pace', () => {
 		const pace = new Pace();
 		for (let round = 0; round < 5; round++) {
 			const sentAt = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
-			for (const at of sentAt) pace.requestEnded(at, 'served');
+			for (const at of sentAt) pace.requestEnded(RUN, at, 'served');
 		}
 		expect(pace.window).toBe(10);
 	});
@@ -69,78 +71,74 @@ describe('Pace', () => {
 	it('never has more under way than the ceiling of the run, 256 unless the run asks for more', async () => {
 		const pace = new Pace();
 		const underWay = { count: 0, most: 0 };
-		const send = async (run: object, ceiling: number) => {
-			const sentAt = await pace.waitForTurn(run, undefined, ceiling);
+		const send = async (run: object, limits: RequestLimits) => {
+			const sentAt = await pace.waitForTurn(run, undefined, limits);
 			underWay.count += 1;
 			underWay.most = Math.max(underWay.most, underWay.count);
 			await new Promise((resolve) => setTimeout(resolve, 1));
 			underWay.count -= 1;
-			pace.requestEnded(sentAt, 'served');
+			pace.requestEnded(run, sentAt, 'served');
 		};
-		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, ACCOUNT_CEILING)));
+		await Promise.all(Array.from({ length: 3000 }, async () => await send(RUN, {})));
 		expect(underWay.most).toBe(ACCOUNT_CEILING);
 		underWay.most = 0;
 		const raised = {};
-		await Promise.all(Array.from({ length: 3000 }, async () => await send(raised, 400)));
+		await Promise.all(
+			Array.from({ length: 3000 }, async () => await send(raised, { maxAtOnce: 400 })),
+		);
 		expect(underWay.most).toBe(400);
 	});
 
 	it.each([
-		[
-			'at the ceiling, lets the run go again only once an eighth of the ceiling is free, together',
-			() => {
-				const pace = new Pace({ maxAtOnce: 1000 });
-				return { pace, turn: () => pace.waitForTurn(RUN, undefined, 16) };
-			},
-		],
-		[
-			'at a run’s cap, lets its requests go in groups too: its Max Requests at Once is the ceiling',
-			() => {
-				const cap = new Pace({ maxAtOnce: 16 });
-				return { pace: cap, turn: () => cap.waitForTurn(RUN) };
-			},
-		],
-	])('%s', async (_, paceOf) => {
-		const { pace, turn } = paceOf();
-		const sent: number[] = [];
-		for (let index = 0; index < 40; index++) void turn().then((at) => sent.push(at));
-		await settled();
-		expect(sent).toHaveLength(16);
-		pace.requestEnded(sent[0], 'served');
-		await settled();
-		// 15 under way: not yet 2 (an eighth of 16) free.
-		expect(sent).toHaveLength(16);
-		pace.requestEnded(sent[1], 'served');
-		await settled();
-		expect(sent).toHaveLength(18);
-	});
+		['at the ceiling of the account’s requests, 256', {}, ACCOUNT_CEILING],
+		['at a run’s Max Requests at Once', { maxAtOnce: 16 }, 16],
+	])(
+		'%s, lets the run go again only once an eighth of it is free, together',
+		async (_, limits: RequestLimits, most) => {
+			const pace = new Pace();
+			pace.window = 1000;
+			const sent: number[] = [];
+			for (let index = 0; index < most + 50; index++)
+				void pace.waitForTurn(RUN, undefined, limits).then((at) => sent.push(at));
+			await settled();
+			expect(sent).toHaveLength(most);
+			const eighth = Math.ceil(most / 8);
+			for (const at of sent.slice(0, eighth - 1)) pace.requestEnded(RUN, at, 'served');
+			await settled();
+			expect(sent).toHaveLength(most);
+			pace.requestEnded(RUN, sent[eighth - 1], 'served');
+			await settled();
+			expect(sent).toHaveLength(most + eighth);
+		},
+	);
 
 	it('starts from a run’s Max Requests at Once to an account that has not said it is busy, not after it has', async () => {
 		const pace = new Pace();
-		pace.openTo(40);
 		const sent: number[] = [];
 		for (let index = 0; index < 100; index++)
-			void pace.waitForTurn(RUN).then((at) => sent.push(at));
+			void pace.waitForTurn({}, undefined, { maxAtOnce: 40 }).then((at) => sent.push(at));
 		await settled();
 		expect(sent).toHaveLength(40);
-		pace.requestEnded(sent[0], 'busy');
-		pace.openTo(80);
+		expect(pace.window).toBe(40);
+		pace.requestEnded(RUN, sent[0], 'busy');
+		void pace.waitForTurn({}, undefined, { maxAtOnce: 80 });
 		expect(pace.window).toBe(40);
 	});
 
 	it('keeps a run at its ceiling when its turns come one at a time, as Max Requests at Once lets them in', async () => {
-		const pace = new Pace({ maxAtOnce: 1000 });
+		const pace = new Pace();
+		const limits = { maxAtOnce: 16 };
 		const sent = await Promise.all(
-			Array.from({ length: 16 }, async () => await pace.waitForTurn(RUN, undefined, 16)),
+			Array.from({ length: 16 }, async () => await pace.waitForTurn(RUN, undefined, limits)),
 		);
 		// The run's line is empty now; its next turn comes after a reply, as a run cap gives it.
-		pace.requestEnded(sent[0], 'served');
+		pace.requestEnded(RUN, sent[0], 'served');
 		let entered = 0;
-		void pace.waitForTurn(RUN, undefined, 16).then(() => (entered += 1));
+		void pace.waitForTurn(RUN, undefined, limits).then(() => (entered += 1));
 		await settled();
 		// 15 under way: not yet 2 (an eighth of 16) free.
 		expect(entered).toBe(0);
-		pace.requestEnded(sent[1], 'served');
+		pace.requestEnded(RUN, sent[1], 'served');
 		await settled();
 		expect(entered).toBe(1);
 	});
@@ -149,15 +147,15 @@ describe('Pace', () => {
 		await withFakeTimers(async () => {
 			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 40; index++) pace.requestEnded(now, 'served', now + index);
+			for (let index = 0; index < 40; index++) pace.requestEnded(RUN, now, 'served', now + index);
 			expect(await gapsBetweenTurns(pace)).toEqual([0, 0]);
-			pace.requestEnded(now + 40, 'busy', now + 41);
+			pace.requestEnded(RUN, now + 40, 'busy', now + 41);
 			// 80 % of the 40 accepted in the last second.
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
 			// Refusals of requests sent before that slowdown belong to the same burst.
-			pace.requestEnded(now + 40, 'busy', now + 42);
+			pace.requestEnded(RUN, now + 40, 'busy', now + 42);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
-			pace.requestEnded(now + 50, 'busy', now + 51);
+			pace.requestEnded(RUN, now + 50, 'busy', now + 51);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(25.6));
 		}));
 
@@ -168,7 +166,8 @@ describe('Pace', () => {
 			learnRate(pace, 30, now);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(24));
 			// 10 more of the burst were accepted: 80 % of the 40.
-			for (let index = 0; index < 10; index++) pace.requestEnded(now, 'served', now + 40 + index);
+			for (let index = 0; index < 10; index++)
+				pace.requestEnded(RUN, now, 'served', now + 40 + index);
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(32));
 		}));
 
@@ -179,7 +178,7 @@ describe('Pace', () => {
 			learnRate(pace, 40, now);
 			// At 32 a second, 100 accepted take about 3 s: 32 + 100 × 0.03.
 			for (let index = 0; index < 100; index++) {
-				pace.requestEnded(now + 50, 'served', now + 50 + index * 31);
+				pace.requestEnded(RUN, now + 50, 'served', now + 50 + index * 31);
 			}
 			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(35));
 		}));
@@ -189,31 +188,53 @@ describe('Pace', () => {
 		const [turnedAway, other] = await Promise.all([pace.waitForTurn(RUN), pace.waitForTurn(RUN)]);
 		const busyAt = Date.now();
 		// None accepted in the last second: 80 % of the 2 under way, 1.6 per second.
-		pace.requestEnded(turnedAway, 'busy', busyAt);
+		pace.requestEnded(RUN, turnedAway, 'busy', busyAt);
 		const next = pace.waitForTurn(RUN);
-		pace.requestEnded(other, undefined);
+		pace.requestEnded(RUN, other, undefined);
 		expect((await next) - busyAt).toBeGreaterThanOrEqual(620);
 	});
 
-	it('spaces requests out at its rate', async () => {
-		const pace = new Pace({ maxPerSecond: 20 });
+	it('spaces a run’s requests out at its Max Requests per Second', async () => {
+		const pace = new Pace();
 		const times: number[] = [];
 		await Promise.all(
 			Array.from({ length: 4 }, async () => {
-				times.push(await pace.waitForTurn(RUN));
+				times.push(await pace.waitForTurn(RUN, undefined, { maxPerSecond: 20 }));
 			}),
 		);
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(45);
 	});
 
-	it('keeps to the limits the user set', async () =>
+	it('keeps a run to the limits the user set, counting the run’s requests sent', async () =>
 		await withFakeTimers(async () => {
-			const pace = new Pace({ maxAtOnce: 3, maxPerSecond: 5 });
+			const pace = new Pace();
+			const limits = { maxAtOnce: 3, maxPerSecond: 5 };
+			const sent: number[] = [];
+			for (let index = 0; index < 10; index++)
+				void pace.waitForTurn(RUN, undefined, limits).then((at) => sent.push(at));
+			await vi.advanceTimersByTimeAsync(2000);
+			expect(sent.map((at) => at - sent[0])).toEqual([0, 200, 400]);
+			pace.requestEnded(RUN, sent[0], 'served');
+			await vi.advanceTimersByTimeAsync(0);
+			expect(sent).toHaveLength(4);
+			// Another run's requests are not held by this run's limits.
+			expect(await pace.waitForTurn({})).toBe(Date.now());
+		}));
+
+	it('spaces a run’s requests at its Max Requests per Second after a hold too, not all at its end', async () =>
+		await withFakeTimers(async () => {
+			const pace = new Pace();
 			const now = Date.now();
-			for (let index = 0; index < 50; index++) pace.requestEnded(now, 'served', now + index);
-			expect(pace.window).toBe(3);
-			expect(await gapsBetweenTurns(pace)).toEqual(gapsOf(5));
+			pace.holdUntil(now + 1000);
+			const sent: number[] = [];
+			for (let index = 0; index < 3; index++) {
+				void pace
+					.waitForTurn(RUN, undefined, { maxPerSecond: 10 })
+					.then((at) => sent.push(at - now));
+			}
+			await vi.advanceTimersByTimeAsync(2000);
+			expect(sent).toEqual([1000, 1100, 1200]);
 		}));
 
 	it('holds every turn until a Retry-After has passed', async () => {
@@ -224,14 +245,14 @@ describe('Pace', () => {
 	});
 
 	it('a turn still waiting ends when the execution is stopped, and frees nothing twice', async () => {
-		const pace = new Pace({ maxAtOnce: 1 });
+		const pace = new Pace();
 		const stop = new AbortController();
-		const first = await pace.waitForTurn(RUN, stop.signal);
+		const first = await pace.waitForTurn(RUN, stop.signal, { maxAtOnce: 1 });
 		const waiting = pace.waitForTurn(RUN, stop.signal);
 		stop.abort();
 		await expect(waiting).rejects.toBeInstanceOf(Stopped);
 		const endedAt = Date.now();
-		pace.requestEnded(first, 'served');
+		pace.requestEnded(RUN, first, 'served');
 		// The one place is free again: the next turn is given now, not held by the stopped one.
 		expect(await pace.waitForTurn(RUN)).toBeGreaterThanOrEqual(endedAt);
 	});
@@ -239,7 +260,8 @@ describe('Pace', () => {
 
 describe('Pace shared by runs', () => {
 	it('gives turns round the waiting runs: one that comes later is not queued behind all of another', async () => {
-		const pace = new Pace({ maxAtOnce: 1 });
+		const pace = new Pace();
+		pace.window = 1;
 		const bulk = {};
 		const single = {};
 		const order: string[] = [];
@@ -254,25 +276,26 @@ describe('Pace shared by runs', () => {
 				order.push('single');
 			})(),
 		];
-		pace.requestEnded(first, 'served');
-		for (let index = 0; index < 3; index++) {
+		pace.requestEnded(bulk, first, 'served');
+		for (const run of [bulk, single, bulk]) {
 			await new Promise((resolve) => setTimeout(resolve, 5));
-			pace.requestEnded(Date.now(), 'served');
+			pace.requestEnded(run, Date.now(), 'served');
 		}
 		await Promise.all(turns);
 		expect(order).toEqual(['bulk', 'single', 'bulk', 'bulk']);
 	});
 
 	it('a run whose every waiting request stopped holds back no other run', async () => {
-		const pace = new Pace({ maxAtOnce: 1 });
-		const first = await pace.waitForTurn({});
+		const pace = new Pace();
+		pace.window = 1;
+		const first = await pace.waitForTurn(RUN);
 		const stop = new AbortController();
 		const stopped = pace.waitForTurn({}, stop.signal);
 		const other = pace.waitForTurn({});
 		stop.abort();
 		await expect(stopped).rejects.toBeInstanceOf(Stopped);
 		const endedAt = Date.now();
-		pace.requestEnded(first, 'served');
+		pace.requestEnded(RUN, first, 'served');
 		expect(await other).toBeGreaterThanOrEqual(endedAt);
 	});
 
