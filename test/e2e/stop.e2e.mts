@@ -135,6 +135,15 @@ async function firstRequest(): Promise<RecordedRequest> {
 	return suite.service.requests[0];
 }
 
+/** Once n8n's record of the execution says it is running, as its Stop button needs. */
+async function runningInN8n(executionId: string): Promise<void> {
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	while ((await readExecution(executionId)).status !== 'running') {
+		if (Date.now() > giveUpAt) throw new Error('n8n never listed the execution as running');
+		await sleep(50);
+	}
+}
+
 /** The run's error, from n8n's stored run data. */
 function runError(execution: Execution): { message?: string; description?: string } | undefined {
 	if (!execution.data) return undefined;
@@ -154,7 +163,7 @@ describe('a reply that never comes, in n8n start', () => {
 		const workflowId = await createWorkflow('Stop while the service does not answer');
 		const executionId = await runWorkflow(workflowId);
 		const request = await firstRequest();
-		await sleep(300);
+		await runningInN8n(executionId);
 
 		const stoppedAt = Date.now();
 		const stopped = await restJson<{ status: string }>(
