@@ -112,18 +112,6 @@ describe('the node waits out a busy service', () => {
 		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\. /);
 	});
 
-	it('stops waiting when the execution is cancelled', async () => {
-		service().injectFault(rateLimited(30));
-		const { run } = await runStep(service(), CREATE_CLIENT, {
-			items: contacts.slice(0, 1),
-			cancelWhen: sleep(500),
-		});
-
-		expect(run.status).toBe('canceled');
-		await sleep(500);
-		expect(service().requests).toHaveLength(1);
-	});
-
 	it('Retry-After with a fraction of a second is waited out as such', async () => {
 		service().injectFault({
 			kind: 'status',

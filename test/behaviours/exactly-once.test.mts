@@ -3,9 +3,8 @@
  * items) no record is created twice, and a create the service may have acted on is never sent
  * again. The node's own waiting for a busy service is in busy-service.test.mts beside it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { OnError } from '../engine/n8n-engine.mts';
 import { runStep, seedClient, useStandIn } from '../helpers.mts';
 import type { Fault } from '../service/stand-in.mts';
@@ -112,9 +111,13 @@ describe('Retry On Fail never creates a contact twice', () => {
 				{ ...CREATE_CLIENT, requestOptions: { timeout: 500 } },
 				{ items: contacts, onError, settings: RETRY_ON_FAIL },
 			);
-			await sleep(1500); // the stand-in acts on the slow request after the node gave up
-
-			expect(tally(service())).toEqual({ requests: 12, created: onceEach() });
+			// The stand-in acts on the slow request after the node gave up on it.
+			await vi.waitFor(
+				() => expect(tally(service())).toEqual({ requests: 12, created: onceEach() }),
+				{
+					timeout: 5000,
+				},
+			);
 			const error =
 				onError === 'stopWorkflow'
 					? { message: run.error?.message, description: run.error?.description }

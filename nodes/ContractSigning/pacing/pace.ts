@@ -43,9 +43,9 @@ export class Pace {
 
 	/**
 	 * Waits for a place in the window, a moment at the rate, the end of any hold, and the run's turn
-	 * in the rotation within the run's `limits`, which its first turn sets. An account not busy
-	 * since its rate last went opens its window to the run's Max Requests at Once. Resolves to the
-	 * time it may be sent, for `requestEnded`.
+	 * in the rotation within the run's `limits`. An account not busy since its rate last went opens
+	 * its window to the run's Max Requests at Once. Resolves to the time it may be sent, for
+	 * `requestEnded`.
 	 */
 	waitForTurn(run: object, stop?: StopSignal, limits: RequestLimits = {}): Promise<number> {
 		if (stop?.aborted) return Promise.reject(new Stopped());
