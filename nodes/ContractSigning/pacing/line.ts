@@ -9,11 +9,11 @@ export interface Waiter {
 }
 
 /**
- * A most of requests under way that, once reached, lets them go again only when an eighth of it
- * is free, together: one per reply measured slower (BENCHMARKS.md, "What each part of the pace
- * pays for").
+ * At most `most` requests under way; once reached, they go again only when an eighth of it is
+ * free, together: one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays
+ * for").
  */
-class Most {
+class AtMost {
 	private reached = false;
 
 	constructor(private readonly most: number) {}
@@ -24,7 +24,7 @@ class Most {
 		return !this.reached;
 	}
 
-	/** One more goes: it may fill the most, and then the next go together. */
+	/** One more goes: once it fills the most, the next go together. */
 	took(underWay: number): void {
 		this.reached = underWay + 1 >= this.most;
 	}
@@ -41,14 +41,14 @@ export class Line extends Set<Waiter> {
 	nextAt = 0;
 	/** Walks the waiters in the order they came: a Set's iterator also reaches those added later. */
 	private order = this.values();
-	private readonly ceiling: Most;
-	private readonly own?: Most;
+	private readonly ceiling: AtMost;
+	private readonly own?: AtMost;
 	private readonly gapMs: number;
 
 	constructor({ maxAtOnce, maxPerSecond }: RequestLimits) {
 		super();
-		this.ceiling = new Most(Math.max(ACCOUNT_CEILING, maxAtOnce ?? 0));
-		this.own = maxAtOnce === undefined ? undefined : new Most(maxAtOnce);
+		this.ceiling = new AtMost(Math.max(ACCOUNT_CEILING, maxAtOnce ?? 0));
+		this.own = maxAtOnce === undefined ? undefined : new AtMost(maxAtOnce);
 		this.gapMs = maxPerSecond ? 1000 / maxPerSecond : 0;
 	}
 
