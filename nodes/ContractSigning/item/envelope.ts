@@ -94,14 +94,11 @@ function toText(value: unknown, label: string, email: boolean): string | undefin
 }
 
 /**
- * A list of entries, each an object of the fields the list's labels name, given as the rows of a
- * field (`{}` or `{ user: [...] }`), as JSON text, or as a list from an expression.
+ * A list of entries, each an object of the `known` fields, given as the rows of a field (`{}` or
+ * `{ user: [...] }`), as JSON text, or as a list from an expression.
  */
-function toList(value: unknown, path: string, rules: LabelledRules): IDataObject[] | undefined {
+function toList(value: unknown, path: string, known: string[], rules: LabelledRules) {
 	const listLabel = quoted(rules.labels[path]);
-	const known = Object.keys(rules.labels)
-		.filter((wirePath) => wirePath.startsWith(`${path}[].`))
-		.map((wirePath) => wirePath.slice(path.length + 3));
 	const rows = isPlainObject(value) ? value : undefined;
 	const group = rules.groups[path];
 	if (rows && Object.keys(rows).every((key) => key === group && Array.isArray(rows[key]))) {
@@ -173,9 +170,12 @@ export function finishEnvelope(values: IDataObject, rules: LabelledRules): IData
 	const finished: IDataObject = {};
 	for (const [path, label] of Object.entries(rules.labels)) {
 		if (path.includes('[]')) continue;
-		const isList = Object.keys(rules.labels).some((entry) => entry.startsWith(`${path}[].`));
-		const value = isList
-			? toList(values[path], path, rules)
+		// The fields an entry may have: none when `path` is not a list.
+		const known = Object.keys(rules.labels)
+			.filter((entry) => entry.startsWith(`${path}[].`))
+			.map((entry) => entry.slice(path.length + 3));
+		const value = known.length
+			? toList(values[path], path, known, rules)
 			: toText(values[path], quoted(label), rules.emails?.includes(path) === true);
 		if (value === undefined) continue;
 		finished[path] = value;
