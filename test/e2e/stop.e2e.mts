@@ -135,7 +135,7 @@ async function firstRequest(): Promise<RecordedRequest> {
 	return suite.service.requests[0];
 }
 
-/** Once n8n's record of the execution says it is running, as its Stop button needs. */
+/** Once n8n's record of the execution says it is running. */
 async function runningInN8n(executionId: string): Promise<void> {
 	const giveUpAt = Date.now() + GIVE_UP_MS;
 	while ((await readExecution(executionId)).status !== 'running') {
