@@ -7,10 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * Blanks around a pasted value: whitespace and the invisible characters a web page or spreadsheet
- * brings along, which JavaScript's trim() leaves. The node trims its fields' text the same way.
- */
+/** Blanks a paste brings along: whitespace and invisible characters that trim() leaves. */
 const EDGE_BLANKS =
 	/^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+$/g;
 
@@ -59,9 +56,8 @@ export function serviceKey(apiKey: unknown): string {
 }
 
 /**
- * Where a request would take the key, when not to the root's origin: its `url` (n8n's request
- * helper) and `uri` (its legacy one) are both checked. No address means the root. n8n turns any
- * address into text, so one that is neither text nor a URL cannot be read, and gets no key.
+ * The origin a request would take the key to, when not the root's: `uri` is the legacy helper's
+ * `url`. n8n turns an address into text, so one that is neither text nor a URL gets no key.
  */
 export function elsewhere(
 	options: { url?: unknown; uri?: unknown },
@@ -89,10 +85,7 @@ const NO_REDIRECTS = {
 	maxRedirects: 0,
 };
 
-/**
- * A request with the key: to the root only, and without following redirects, since n8n would
- * send the X-Service-Key header on to wherever a redirect points.
- */
+/** Redirects are not followed: n8n would send the X-Service-Key header on to where they point. */
 function withServiceKey(requestOptions: IHttpRequestOptions, root: string, key: string) {
 	const target = elsewhere(requestOptions as IHttpRequestOptions & { uri?: unknown }, root);
 	if (target !== undefined) {
@@ -194,14 +187,10 @@ export class ContractSigningApi implements ICredentialType {
 			// A failing gateway in front of the service cannot check the key either.
 			...codeRule([...BUSY_STATUSES, 500, 502, 504], SERVICE_BUSY),
 			// The service always sends code and message: a reply without them is not the service's.
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'code', value: undefined, message: NOT_THE_SERVICE },
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: { key: 'message', value: undefined, message: NOT_THE_SERVICE },
-			},
+			...['code', 'message'].map((key) => ({
+				type: 'responseSuccessBody' as const,
+				properties: { key, value: undefined, message: NOT_THE_SERVICE },
+			})),
 		],
 	};
 }

@@ -1,9 +1,8 @@
 /**
  * Masks the API key in what the service sends back, before the node reads any of it: text,
- * headers, bodies (values and object keys, at any depth). The key is found as sent and as stored,
- * in any letter case, URL-encoded, and inside longer tokens (`key_<KEY>`). A key shorter than
- * SHORTEST_KEY, which the credential never sends, is masked only where it stands as a whole word,
- * so that a key such as "k" cannot garble the words around it.
+ * headers, values and object keys at any depth. The key is found as sent and as stored, in any
+ * letter case, URL-encoded, and inside longer tokens (`key_<KEY>`). A key shorter than
+ * SHORTEST_KEY, which is never sent, is masked only as a whole word: "k" must not garble words.
  */
 import { SHORTEST_KEY, trimText } from '../../../credentials/ContractSigningApi.credentials';
 

@@ -7,10 +7,7 @@ export interface OperationField {
 	paths?: Record<string, string>;
 }
 
-/**
- * A field that is sent, read only while the panel shows it (`shownWhen`: its displayOptions
- * besides Resource and Operation); one inside a collection is read from it, `within`.
- */
+/** A field that is sent while the panel shows it (`shownWhen`), from its collection (`within`). */
 export interface WireField {
 	property: INodeProperties;
 	path: string;

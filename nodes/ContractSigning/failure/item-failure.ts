@@ -1,8 +1,7 @@
 /**
- * Why an item failed and what that means for its record: what a step of the send path returns in
- * place of its result. Two throw instead: the fields and the envelope throw n8n's `UserError`, and
- * a wait that Stop ends throws `Stopped`; item/output.ts and pacing/turns.ts turn them into
- * failures.
+ * Why an item failed and what that means for its record, returned by a step in place of its
+ * result. The envelope throws `UserError` and a stopped wait `Stopped`: output.ts and turns.ts
+ * turn them into failures.
  */
 import type { JsonObject } from 'n8n-workflow';
 

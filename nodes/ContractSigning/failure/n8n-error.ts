@@ -23,10 +23,7 @@ export function nodeErrorOf(
 	});
 }
 
-/**
- * The item's output under "On Error: Continue": `error` as the only key, the one shape n8n 1.x
- * and 2.x both route to the error output under "Continue (using error output)".
- */
+/** The output under "On Error: Continue": `error` alone, which 1.x and 2.x both route alike. */
 export function errorItemJson(
 	error: Error & { description?: string | null },
 	failure: ItemFailure,

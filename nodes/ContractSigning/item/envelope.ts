@@ -1,16 +1,7 @@
-/**
- * The exact envelope the service takes, from the values read-fields.ts read by wire path, and the
- * operation's rules checked on it, in the words of the fields' labels.
- */
+/** The exact envelope the service takes, and the operation's rules, in the fields' labels. */
 import { UserError, type IDataObject } from 'n8n-workflow';
 import { trimText } from '../../../credentials/ContractSigningApi.credentials';
-import {
-	quoted,
-	wireFields,
-	type EnvelopeRules,
-	type Operation,
-	type WireField,
-} from '../description/operation';
+import { quoted, type EnvelopeRules, type WireField } from '../description/operation';
 import { isPlainObject } from '../wire/reply';
 
 export interface LabelledRules extends EnvelopeRules {
@@ -22,26 +13,18 @@ export interface LabelledRules extends EnvelopeRules {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function labelsFromFields(fields: WireField[]): Record<string, string> {
+export function labelledRulesOf(fields: WireField[], rules: EnvelopeRules = {}): LabelledRules {
 	const labels: Record<string, string> = { 'data.action': 'Operation' };
+	const groups: Record<string, string> = {};
 	for (const { property, path } of fields) {
 		labels[path] = property.displayName;
 		for (const group of property.type === 'fixedCollection' ? (property.options ?? []) : []) {
 			if (!('values' in group)) continue;
+			groups[path] = group.name;
 			for (const value of group.values) labels[`${path}[].${value.name}`] = value.displayName;
 		}
 	}
-	return labels;
-}
-
-export function labelledRulesOf(operation: Operation): LabelledRules {
-	const fields = wireFields(operation);
-	const groups: Record<string, string> = {};
-	for (const { property, path } of fields) {
-		const [group] = property.type === 'fixedCollection' ? (property.options ?? []) : [];
-		if (group) groups[path] = group.name;
-	}
-	return { ...operation.rules, labels: labelsFromFields(fields), groups };
+	return { ...rules, labels, groups };
 }
 
 /** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives). */
@@ -161,10 +144,7 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
-/**
- * The exact envelope the service takes: each value at its wire path, text trimmed, numbers as
- * text, nothing empty, and every rule of the operation checked.
- */
+/** Each value at its wire path: text trimmed, numbers as text, nothing empty; the rules checked. */
 export function finishEnvelope(values: IDataObject, rules: LabelledRules): IDataObject {
 	const envelope: IDataObject = { data: {} };
 	const finished: IDataObject = {};

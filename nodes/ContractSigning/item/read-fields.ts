@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { WireField } from '../description/operation';
 
 /**
- * The values of the operation's fields for one item, by wire path, each field only while the
- * panel shows it. A switch, or a collection of optional fields, is read once however many fields
- * depend on it.
+ * The values of the operation's fields for one item, by wire path, each only while the panel
+ * shows it. A switch or a collection is read once, however many fields depend on it.
  */
 export function readFields(
 	context: IExecuteSingleFunctions,

@@ -1,12 +1,8 @@
 /**
- * The send path of every operation: the node's `requestOperations.pagination`, which n8n's
- * routing (n8n-core routing-node.js, `makeRequest`, in 1.x and 2.x) calls per item in place of
- * its own send when the operation's routing sets `send.paginate`, with the request it prepared
- * (method, URL, headers, proxy, timeout, SSL options, allowed domains). n8n starts every item's
- * call without waiting for the one before: without Batching all items are in flight at once.
- * The hook sends with `httpRequestWithAuthentication`, as `this.makeRoutingRequest` does, but
- * itself: that one gives back only the reply's body, and the node reads the status and a busy
- * service's Retry-After. `itemOutput` (output.ts) reads what happens to an item, in order.
+ * The send path: `requestOperations.pagination`, which n8n's routing (`makeRequest`) calls per item
+ * with the request it prepared when the operation sets `send.paginate`, starting every item's call
+ * without waiting for the one before. It sends as `makeRoutingRequest` does, but itself: that one
+ * gives back only the body, not the status and Retry-After. output.ts names an item's steps.
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -24,20 +20,16 @@ type Hook = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * The fields carry no routing of their own: n8n evaluates every field in each of its walks over
- * the description (its item loop, and `resolveBaseUrl` in 2.41.1), and a routed field once more
- * in each; the node reading a field itself costs one evaluation, routing it two.
+ * The fields carry no routing: n8n evaluates every field in each walk over the description (its
+ * item loop; `resolveBaseUrl` in 2.41.1), a routed one twice; the node's own read is one more.
  */
 export function sendEachItem(operations: Record<string, Operations>): Hook {
 	const prepared = new Map<string, OperationToSend>();
 	for (const [resource, byValue] of Object.entries(operations)) {
 		for (const [value, operation] of Object.entries(byValue)) {
-			const toSend = {
-				operation,
-				fields: wireFields(operation),
-				rules: labelledRulesOf(operation),
-			};
-			prepared.set(`${resource}:${value}`, toSend);
+			const fields = wireFields(operation);
+			const rules = labelledRulesOf(fields, operation.rules);
+			prepared.set(`${resource}:${value}`, { operation, fields, rules });
 		}
 	}
 	return async function (this: IExecutePaginationFunctions, requestData) {
@@ -45,11 +37,6 @@ export function sendEachItem(operations: Record<string, Operations>): Hook {
 		const toSend = prepared.get(`${resource}:${this.getNodeParameter('operation', '') as string}`);
 		if (!toSend) throw new Error(`The node has no operation for ${resource}`);
 		const run = runStateOf(this);
-		run.itemStarted();
-		try {
-			return await itemOutput(this, run, toSend, requestData);
-		} finally {
-			run.itemDone();
-		}
+		return await run.withItem(async () => await itemOutput(this, run, toSend, requestData));
 	};
 }

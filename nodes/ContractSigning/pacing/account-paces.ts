@@ -3,9 +3,8 @@ import { IdleMap } from '../run/idle-map';
 import { Pace } from './pace';
 
 /**
- * The paces of the accounts this n8n process talks to, each shared by every execution in it (the
- * main process in regular mode, each worker in queue mode). An account is its Base URL's origin
- * and its API key, kept only as a hash.
+ * The paces of the accounts this n8n process (main, or one queue-mode worker) talks to, shared by
+ * its executions. An account is its Base URL's origin and API key, kept only as a hash.
  */
 export class AccountPaces {
 	private readonly paces: IdleMap<string, Pace>;

@@ -3,15 +3,14 @@ import type { RequestLimits } from './limits';
 /** The most requests under way to one account at once, unless a run's Max Requests at Once is higher. */
 export const ACCOUNT_CEILING = 256;
 
-/** A request waiting for its turn at a pace: `enter` lets it go. */
+/** A request waiting for its turn at a pace. */
 export interface Waiter {
 	enter: (sentAt: number) => void;
 }
 
 /**
- * At most `most` requests under way; once reached, they go again only when an eighth of it is
- * free, together: one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays
- * for").
+ * At most `most` requests under way; once reached, they go again only when an eighth is free,
+ * together: one per reply measured slower (BENCHMARKS.md, "What each part of the pace pays for").
  */
 class AtMost {
 	private reached = false;
@@ -24,22 +23,20 @@ class AtMost {
 		return !this.reached;
 	}
 
-	/** One more goes: once it fills the most, the next go together. */
 	took(underWay: number): void {
 		this.reached = underWay + 1 >= this.most;
 	}
 }
 
 /**
- * One run's waiting requests at its account's pace (pace.ts), first come first served, with the
- * run's limits: the ceiling on the account's requests under way while the run sends, and the Max
- * Requests at Once and per Second the user set on the run's own.
+ * One run's waiting requests at its account's pace, first come first served, within its limits:
+ * the account's ceiling, and the Max Requests at Once and per Second set on the run.
  */
 export class Line extends Set<Waiter> {
 	underWay = 0;
 	/** The run's next request goes no sooner (Max Requests per Second). */
 	nextAt = 0;
-	/** Walks the waiters in the order they came: a Set's iterator also reaches those added later. */
+	/** The waiters in the order they came: a Set's iterator also reaches those added later. */
 	private order = this.values();
 	private readonly ceiling: AtMost;
 	private readonly own?: AtMost;

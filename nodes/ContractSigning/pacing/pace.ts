@@ -1,14 +1,13 @@
 /**
- * How fast the node sends to one service account, for every execution at once, the way TCP paces
- * a connection: a window that doubles per round of replies while it is full; once the service
- * says it is busy, a rate a fifth below what it accepted in the last second, rising while it keeps
- * up; a hold for a `Retry-After`; and turns round the runs that wait, so that a run of one item is
- * not queued behind a run of thousands, each within its own limits (line.ts). After a minute
- * without a busy reply, the rate goes.
+ * How fast the node sends to one account, for every execution at once, as TCP paces a connection:
+ * a window that doubles per round of replies while full; once the service is busy, a rate a fifth
+ * below what it accepted in the last second, rising while it keeps up, gone after a quiet minute;
+ * a hold for a `Retry-After`; and turns round the waiting runs, each within its limits (line.ts),
+ * so that a run of one item is not queued behind a run of thousands.
  */
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
-import type { StopSignal } from '../run/run-state';
+import type { RunStop } from '../run/run-state';
 import type { RequestLimits } from './limits';
 import { Line, type Waiter } from './line';
 
@@ -43,11 +42,10 @@ export class Pace {
 
 	/**
 	 * Waits for a place in the window, a moment at the rate, the end of any hold, and the run's turn
-	 * in the rotation within the run's `limits`. An account not busy since its rate last went opens
-	 * its window to the run's Max Requests at Once. Resolves to the time it may be sent, for
-	 * `requestEnded`.
+	 * within its `limits`; an account not busy since its rate went opens its window to the run's Max
+	 * Requests at Once. Resolves to the time it is sent.
 	 */
-	waitForTurn(run: object, stop?: StopSignal, limits: RequestLimits = {}): Promise<number> {
+	waitForTurn(run: object, stop?: RunStop, limits: RequestLimits = {}): Promise<number> {
 		if (stop?.aborted) return Promise.reject(new Stopped());
 		const now = Date.now();
 		this.lastUsedAt = now;
@@ -58,7 +56,7 @@ export class Pace {
 		this.lines.set(run, line);
 		return new Promise<number>((resolve, reject) => {
 			const waiter = new TurnWaiter(this, line, resolve, reject, stop);
-			stop?.addEventListener('abort', waiter, { once: true });
+			stop?.add(waiter);
 			line.add(waiter);
 			this.rotation.add(line);
 			this.waiting += 1;
@@ -175,11 +173,11 @@ class TurnWaiter implements Waiter {
 		private readonly line: Line,
 		private readonly resolve: (sentAt: number) => void,
 		private readonly reject: (error: Error) => void,
-		private readonly stop: StopSignal | undefined,
+		private readonly stop: RunStop | undefined,
 	) {}
 
 	enter(sentAt: number): void {
-		this.stop?.removeEventListener('abort', this);
+		this.stop?.delete(this);
 		this.resolve(sentAt);
 	}
 

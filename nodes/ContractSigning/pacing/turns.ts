@@ -1,9 +1,7 @@
 /**
- * Sends an item in its turns until the service acts, and while it says it is busy (429, 503, no
- * connection), pauses within the user's limits before the next turn. A Retry-After the item waits
- * out holds back every request to the account; one beyond its wait limits fails the item and holds
- * nothing, since the other items wait for their turn without a limit (a 503 asking for an hour
- * would hold every execution for that hour).
+ * Sends an item in its turns until the service acts, pausing while it is busy within the user's
+ * limits. A Retry-After the item waits out holds back every request to the account; one beyond
+ * its limits fails the item and holds nothing: the other items wait without a limit.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { ItemFailure, stoppedFailure } from '../failure/item-failure';
@@ -45,7 +43,7 @@ export async function sendUntilServed(request: ItemRequest): Promise<IDataObject
 	}
 }
 
-/** One send in its turn at the account's pace, which learns how it ended. A turn is not given only when the run stops. */
+/** One send in its turn at the account's pace, which learns how it ended. */
 async function sendInTurn(request: ItemRequest, pace: Pace, limits: RequestLimits) {
 	const { run } = request;
 	const sentAt = await pace.waitForTurn(run, run.stop, limits).catch(stoppedFailure);

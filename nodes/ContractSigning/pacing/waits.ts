@@ -1,13 +1,13 @@
 import { sleep } from 'n8n-workflow';
 import { Stopped } from '../failure/item-failure';
-import type { StopSignal } from '../run/run-state';
+import type { RunStop } from '../run/run-state';
 
 const FIRST_BACKOFF_MS = 500;
 const LONGEST_BACKOFF_MS = 15_000;
 
 /**
- * The pause before retry number `retry` (from 0): the service's Retry-After, or else exponential
- * backoff with jitter, so that items a busy service turned away together do not come back so.
+ * The pause before retry `retry` (from 0): the service's Retry-After, or else exponential backoff
+ * with jitter, so that items turned away together do not come back together.
  */
 export function pauseBefore(retry: number, retryAfterMs?: number, random = Math.random): number {
 	if (retryAfterMs !== undefined) return retryAfterMs;
@@ -22,13 +22,13 @@ const LONGEST_SLEEP_MS = 1000;
  * Waits `ms`, or less when the execution is stopped: then it rejects with `Stopped` at once.
  * n8n's `sleep` cannot be cancelled, so a long pause is slept a second at a time.
  */
-export async function pause(ms: number, signal?: StopSignal): Promise<void> {
-	if (!signal) return await sleep(ms);
-	if (signal.aborted) throw new Stopped();
+export async function pause(ms: number, stop?: RunStop): Promise<void> {
+	if (!stop) return await sleep(ms);
+	if (stop.aborted) throw new Stopped();
 	let onAbort = () => {};
 	const stopped = new Promise<never>((_resolve, reject) => {
 		onAbort = () => reject(new Stopped());
-		signal.addEventListener('abort', onAbort, { once: true });
+		stop.add(onAbort);
 	});
 	const until = Date.now() + ms;
 	try {
@@ -36,6 +36,6 @@ export async function pause(ms: number, signal?: StopSignal): Promise<void> {
 			await Promise.race([sleep(Math.min(left, LONGEST_SLEEP_MS)), stopped]);
 		}
 	} finally {
-		signal.removeEventListener('abort', onAbort);
+		stop.delete(onAbort);
 	}
 }

@@ -1,7 +1,7 @@
 /**
- * What one run of the node holds while it sends: its access (account/access.ts), the stop that
- * ends its waits, and what other modules keep for it. Every try of Retry On Fail
- * finds the same state (n8n.ts); it goes when the execution ends, or after a minute idle.
+ * What one run of the node holds while it sends: its access, the stop that ends its waits, and
+ * what other modules keep for it. Every try of Retry On Fail finds the same state; it goes when
+ * the execution ends, or after a minute idle.
  */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { IdleMap } from './idle-map';
@@ -16,14 +16,10 @@ export class RunState {
 
 	private access?: Promise<unknown>;
 	private readonly kept = new Map<object, unknown>();
-	/** Items under way, and when the last one began or ended. */
 	private underWay = 0;
 	lastUsedAt = Date.now();
 
-	/**
-	 * The access, made by `load` once while items are under way: once per try, since n8n starts
-	 * every item of a try before any ends (Batching aside).
-	 */
+	/** Made once while items are under way: once per try, unless Batching lets them all end first. */
 	async accessOnce<Access>(load: () => Promise<Access>): Promise<Access> {
 		this.access ??= load();
 		return (await this.access) as Access;
@@ -35,15 +31,17 @@ export class RunState {
 		return this.kept.get(key) as Value;
 	}
 
-	itemStarted(): void {
+	/** Does an item's `work`, counting the item as under way meanwhile. */
+	async withItem<Result>(work: () => Promise<Result>): Promise<Result> {
 		this.underWay += 1;
 		this.lastUsedAt = Date.now();
-	}
-
-	itemDone(): void {
-		this.underWay -= 1;
-		this.lastUsedAt = Date.now();
-		if (this.underWay === 0) this.access = undefined;
+		try {
+			return await work();
+		} finally {
+			this.underWay -= 1;
+			this.lastUsedAt = Date.now();
+			if (this.underWay === 0) this.access = undefined;
+		}
 	}
 
 	idleSince(now: number): number {
@@ -51,32 +49,18 @@ export class RunState {
 	}
 }
 
-export interface StopSignal {
-	readonly aborted: boolean;
-	addEventListener(type: 'abort', listener: StopListener, options?: { once?: boolean }): void;
-	removeEventListener(type: 'abort', listener: StopListener): void;
-}
-
+/** A listener of a run's stop: a function, or an object by its `handleEvent`. */
 type StopListener = (() => void) | { handleEvent: () => void };
 
-/** The part of `AbortSignal` the waits use: thousands of waits on one would warn of a leak. */
-export class RunStop implements StopSignal {
+/** Not an AbortSignal: thousands of waits on one would warn of a leak. */
+export class RunStop extends Set<StopListener> {
 	aborted = false;
-	private readonly listeners = new Set<StopListener>();
-
-	addEventListener(_type: 'abort', listener: StopListener): void {
-		this.listeners.add(listener);
-	}
-
-	removeEventListener(_type: 'abort', listener: StopListener): void {
-		this.listeners.delete(listener);
-	}
 
 	abort(): void {
 		if (this.aborted) return;
 		this.aborted = true;
-		const listeners = [...this.listeners];
-		this.listeners.clear();
+		const listeners = [...this];
+		this.clear();
 		for (const listener of listeners) {
 			if (typeof listener === 'function') listener();
 			else listener.handleEvent();

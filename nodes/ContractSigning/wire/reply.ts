@@ -1,7 +1,4 @@
-/**
- * How the node reads the service's reply to an operation: what it must hold, and what a failed
- * one means for the record. The credential's test reads its reply by the credential's own rules.
- */
+/** How the node reads the service's reply: what it must hold, and what a failure means. */
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { BUSY_STATUSES } from '../../../credentials/ContractSigningApi.credentials';
 import type { Operation } from '../description/operation';
@@ -12,7 +9,7 @@ export type ExpectedReply = Pick<Operation, 'record' | 'notFoundHint'>;
 
 export type ReplyHeaders = Record<string, unknown>;
 
-/** An object of fields, as JSON has them: not a list, not null, not a date or other class. */
+/** An object of fields, as JSON has them: not a list, null, a date or another class. */
 export function isPlainObject(value: unknown): value is IDataObject {
 	return Object.prototype.toString.call(value) === '[object Object]';
 }
@@ -35,7 +32,6 @@ function isSuccess(code: string): boolean {
 	return /^2\d\d$/.test(code);
 }
 
-/** The service says it is busy: it did not act, and asks to be asked again later. */
 export function isBusyCode(code: unknown): boolean {
 	return BUSY_STATUSES.some((status) => String(status) === code);
 }
@@ -77,10 +73,7 @@ function header(headers: ReplyHeaders | undefined, name: string): string | undef
 	return typeof text === 'string' && text.trim() ? text.trim() : undefined;
 }
 
-/**
- * Retry-After in milliseconds, from seconds (whole, or with a fraction as some services send)
- * or an HTTP date; undefined when absent or unreadable.
- */
+/** Retry-After in milliseconds, from seconds (a fraction too) or an HTTP date, if readable. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined) return undefined;
 	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
@@ -90,9 +83,7 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 
 /**
  * The reply body, when the service acted: a 2xx HTTP status, a 2xx `code` in the body (text or
- * number) and the record with its key. Otherwise the failure, which says what it means for the
- * record and, where a busy service asked, how long to wait; it keeps the reply, or its code and
- * message when the reply is longer than 10,000 characters.
+ * number) and the record with its key. Otherwise the failure, with the reply it keeps.
  */
 export function checkReply(
 	statusCode: number,

@@ -1,9 +1,7 @@
 /**
- * One request of an item to the service and what came of it: the service's reply body, or the
- * failure with the service's text masked. The request is the one n8n's routing prepared for the
- * item, with its protections (timeout, proxy, SSL options, allowed domains), sent with
- * `httpRequestWithAuthentication`: n8n reads the credential and its `authenticate` adds the key,
- * as n8n-nodes-base's Okta sends (`nodes/Okta/UserFunctions.ts`).
+ * One request of an item, as n8n's routing prepared it (timeout, proxy, SSL options, allowed
+ * domains), sent with `httpRequestWithAuthentication` as Okta sends (`nodes/Okta/UserFunctions.ts`):
+ * n8n reads the credential and its `authenticate` adds the key. What comes back is masked.
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -46,11 +44,7 @@ export async function postOnce(request: ItemRequest): Promise<IDataObject | Item
 		const { timeout } = requestData.options;
 		return sent ? describeTransportFailure(code ?? '', masked, timeout) : notSent(masked);
 	}
-	return replyOf(response, request);
-}
-
-function replyOf(response: IN8nHttpFullResponse, request: ItemRequest): IDataObject | ItemFailure {
-	const { mask } = request.access;
+	const { mask } = access;
 	const headers = mask.value(response.headers) as ReplyHeaders;
 	return checkReply(response.statusCode, mask.value(response.body), request.expected, headers);
 }

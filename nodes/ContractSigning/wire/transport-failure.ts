@@ -1,11 +1,10 @@
 /**
- * Failures before any usable reply: what happened, what to do, and whether the request may have
- * reached the service. A message names no network error code: n8n's error replaces a message
- * naming one (ECONNREFUSED …) with its own words for it.
+ * Failures before any usable reply. A message names no network error code: n8n's error replaces a
+ * message naming one (ECONNREFUSED …) with its own words for it.
  */
 import { ItemFailure, TRY_LATER, type Outcome } from '../failure/item-failure';
 
-/** Failures of the TLS handshake (certificate, protocol): they happen before the request is sent. */
+/** The TLS handshake failed: nothing was sent. */
 const TLS_FAILURE =
 	/^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
 
@@ -21,11 +20,7 @@ function inBrackets(detail: string): string {
 	return detail && !/\bE[A-Z]{3,}\b/.test(detail) ? ` (${detail})` : '';
 }
 
-/**
- * Where the user gives each request more time. Timeout there counts milliseconds and starts at
- * 10000 when added, less than the node's own 300000 without it: so the hint names a value above
- * what the request had.
- */
+/** Timeout starts at 10000 when added, less than the 300000 without it: the hint names more. */
 function timeoutHint(hadMs: number | undefined): string {
 	const value = hadMs ? ` more than ${hadMs}, such as ${hadMs * 2}` : ' more milliseconds';
 	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
@@ -72,10 +67,7 @@ export function describeTransportFailure(
 	return failure(`The request to the service failed${inBrackets(detail)}`, hint, 'unknown');
 }
 
-/**
- * A request n8n would not send, such as one to a host outside the credential's Allowed HTTP
- * Request Domains: n8n's message, as it is.
- */
+/** A request n8n would not send, such as one outside Allowed HTTP Request Domains. */
 export function notSent(message: string): ItemFailure {
 	return new ItemFailure(
 		'refused',
@@ -85,12 +77,10 @@ export function notSent(message: string): ItemFailure {
 }
 
 /**
- * The network error's code and text, read as n8n-nodes-base's Microsoft Dataverse reads them
- * (`getNetworkErrorCode`), and whether the request was made at all: an error without a code that
- * is not the request library's (`isAxiosError`) came before it, such as the credential's refusal
- * to send the key to another origin. `httpRequestWithAuthentication` wraps either in a
- * NodeApiError: n8n 2.x keeps the error as its `cause`; 1.x only the code in `httpCode` and the
- * text in `messages`.
+ * The network error's code and text, read as Microsoft Dataverse reads them, and whether the
+ * request was sent: an error with no code that is not axios's came before, such as the credential's
+ * refusal to send the key elsewhere. n8n wraps either in a NodeApiError: 2.x keeps it as `cause`;
+ * 1.x keeps the code in `httpCode` and the text in `messages`.
  */
 export function networkError(error: unknown): { code?: string; detail: string; sent: boolean } {
 	type Failure = { name?: unknown; cause?: unknown; httpCode?: unknown; messages?: unknown };

@@ -4,10 +4,9 @@ import { clientCreate } from '../../../nodes/ContractSigning/resources/client/cr
 import {
 	labelledRulesOf,
 	finishEnvelope,
-	labelsFromFields,
 	type LabelledRules,
 } from '../../../nodes/ContractSigning/item/envelope';
-import type { WireField } from '../../../nodes/ContractSigning/description/operation';
+import { wireFields, type WireField } from '../../../nodes/ContractSigning/description/operation';
 
 const fullname: INodeProperties = {
 	displayName: 'Full Name',
@@ -33,20 +32,21 @@ const fields: WireField[] = [
 	{ property: users, path: 'data.client.users', shownWhen: [] },
 ];
 
-describe('labelsFromFields', () => {
+describe('labelledRulesOf', () => {
 	it('maps each wire path, and the fields of list entries, to the label the user sees', () => {
-		expect(labelsFromFields(fields)).toEqual({
+		expect(labelledRulesOf(fields).labels).toEqual({
 			'data.action': 'Operation',
 			'data.client.fullname': 'Full Name',
 			'data.client.users': 'Users',
 			'data.client.users[].email': 'Email',
 		});
+		expect(labelledRulesOf(fields).groups).toEqual({ 'data.client.users': 'user' });
 	});
 });
 
 describe('finishEnvelope', () => {
 	const rules: LabelledRules = {
-		labels: labelsFromFields(fields),
+		labels: labelledRulesOf(fields).labels,
 		groups: {},
 		required: [{ path: 'data.client.fullname', fix: 'Enter a name.' }],
 		emails: ['data.client.users[].email'],
@@ -128,7 +128,10 @@ describe('finishEnvelope', () => {
 
 	it('applies the operation’s at-least-one rule', () => {
 		expect(() =>
-			finishEnvelope({ 'data.action': 'create' }, labelledRulesOf(clientCreate)),
+			finishEnvelope(
+				{ 'data.action': 'create' },
+				labelledRulesOf(wireFields(clientCreate), clientCreate.rules),
+			),
 		).toThrow('There is nothing to create the client from');
 	});
 });

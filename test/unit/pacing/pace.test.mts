@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_CEILING } from '../../../nodes/ContractSigning/pacing/line';
 import type { RequestLimits } from '../../../nodes/ContractSigning/pacing/limits';
 import { Pace } from '../../../nodes/ContractSigning/pacing/pace';
+import { RunStop } from '../../../nodes/ContractSigning/run/run-state';
 import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 const RUN = {};
@@ -246,9 +247,9 @@ describe('Pace', () => {
 
 	it('a turn still waiting ends when the execution is stopped, and frees nothing twice', async () => {
 		const pace = new Pace();
-		const stop = new AbortController();
-		const first = await pace.waitForTurn(RUN, stop.signal, { maxAtOnce: 1 });
-		const waiting = pace.waitForTurn(RUN, stop.signal);
+		const stop = new RunStop();
+		const first = await pace.waitForTurn(RUN, stop, { maxAtOnce: 1 });
+		const waiting = pace.waitForTurn(RUN, stop);
 		stop.abort();
 		await expect(waiting).rejects.toBeInstanceOf(Stopped);
 		const endedAt = Date.now();
@@ -289,8 +290,8 @@ describe('Pace shared by runs', () => {
 		const pace = new Pace();
 		pace.window = 1;
 		const first = await pace.waitForTurn(RUN);
-		const stop = new AbortController();
-		const stopped = pace.waitForTurn({}, stop.signal);
+		const stop = new RunStop();
+		const stopped = pace.waitForTurn({}, stop);
 		const other = pace.waitForTurn({});
 		stop.abort();
 		await expect(stopped).rejects.toBeInstanceOf(Stopped);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { pause, pauseBefore } from '../../../nodes/ContractSigning/pacing/waits';
+import { RunStop } from '../../../nodes/ContractSigning/run/run-state';
 import { Stopped } from '../../../nodes/ContractSigning/failure/item-failure';
 
 describe('pauseBefore', () => {
@@ -22,12 +23,12 @@ describe('pause', () => {
 	it('ends early, rejecting, when the execution is stopped', async () => {
 		vi.useFakeTimers();
 		try {
-			const controller = new AbortController();
+			const stop = new RunStop();
 			let ended: unknown;
-			const paused = pause(5000, controller.signal).catch((error: unknown) => (ended = error));
+			const paused = pause(5000, stop).catch((error: unknown) => (ended = error));
 			await vi.advanceTimersByTimeAsync(50);
 			expect(ended).toBeUndefined();
-			controller.abort();
+			stop.abort();
 			await paused;
 			expect(ended).toBeInstanceOf(Stopped);
 		} finally {
@@ -38,10 +39,10 @@ describe('pause', () => {
 	it('leaves no timer behind for more than a second after a stop', async () => {
 		vi.useFakeTimers();
 		try {
-			const controller = new AbortController();
-			const paused = pause(30_000, controller.signal);
+			const stop = new RunStop();
+			const paused = pause(30_000, stop);
 			await vi.advanceTimersByTimeAsync(2_500);
-			controller.abort();
+			stop.abort();
 			await expect(paused).rejects.toBeInstanceOf(Stopped);
 			await vi.advanceTimersByTimeAsync(1_000);
 			expect(vi.getTimerCount()).toBe(0);
@@ -54,7 +55,7 @@ describe('pause', () => {
 		vi.useFakeTimers();
 		try {
 			let done = false;
-			const paused = pause(2_500, new AbortController().signal).then(() => (done = true));
+			const paused = pause(2_500, new RunStop()).then(() => (done = true));
 			await vi.advanceTimersByTimeAsync(2_400);
 			expect(done).toBe(false);
 			await vi.advanceTimersByTimeAsync(100);

@@ -44,14 +44,17 @@ describe('runStateOf', () => {
 		expect(runStateOf(context)).not.toBe(run);
 	});
 
-	it('lets go a run idle for a minute, not one with an item under way', () => {
+	it('lets go a run idle for a minute, not one with an item under way', async () => {
 		vi.useFakeTimers();
 		const idle = runStateOf(itemOf('exec-idle').context);
 		const busy = runStateOf(itemOf('exec-busy').context);
-		busy.itemStarted();
+		let done = () => {};
+		const working = busy.withItem(async () => await new Promise<void>((end) => (done = end)));
 		vi.advanceTimersByTime(LET_GO_RUN_AFTER_MS + 1000);
 		expect(runStateOf(itemOf('exec-busy').context)).toBe(busy);
 		expect(runStateOf(itemOf('exec-idle').context)).not.toBe(idle);
+		done();
+		await working;
 	});
 });
 
@@ -60,8 +63,8 @@ describe('RunStop', () => {
 		const stop = new RunStop();
 		const calls: number[] = [];
 		const waits = Array.from({ length: 500 }, (_, index) => () => calls.push(index));
-		for (const wait of waits) stop.addEventListener('abort', wait);
-		stop.removeEventListener('abort', waits[0]);
+		for (const wait of waits) stop.add(wait);
+		stop.delete(waits[0]);
 		stop.abort();
 		stop.abort();
 		expect(calls).toHaveLength(499);
@@ -71,7 +74,7 @@ describe('RunStop', () => {
 	it('calls a listener object by its handleEvent', () => {
 		const stop = new RunStop();
 		let handled = 0;
-		stop.addEventListener('abort', { handleEvent: () => handled++ });
+		stop.add({ handleEvent: () => handled++ });
 		stop.abort();
 		expect(handled).toBe(1);
 	});

@@ -97,8 +97,8 @@ export const clientCreateDescription: INodeProperties[] = [
 /** The flat item the next steps map: keys first, then what was sent for the client and each user. */
 export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.client as IDataObject;
-	const sentClient = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
-	const sentUsers = (sentClient.users ?? []) as IDataObject[];
+	const sent = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
+	const { users: sentUsers = [], ...clientFields } = sent as { users?: IDataObject[] };
 	const createdUsers = (Array.isArray(created.users) ? created.users : []) as unknown[];
 	const users = createdUsers.map((user, index) => {
 		// The client exists by now: an odd user entry must not make its keys get lost.
@@ -111,9 +111,6 @@ export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject)
 		};
 	});
 	const defaultUser = users.find((user) => user.default === true);
-	const clientFields = Object.fromEntries(
-		Object.entries(sentClient).filter(([key]) => key !== 'users'),
-	);
 	return {
 		clientKey: created.clientKey,
 		createTime: created.createTime,
