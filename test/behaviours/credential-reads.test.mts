@@ -2,7 +2,8 @@
  * n8n applies the credential to every request the node sends: its `authenticate` adds the key, as
  * for any node that sends with `httpRequestWithAuthentication`, and n8n reads (decrypts) the
  * credential for each request. The node reads it itself once per try of a run, for its first
- * item, to check it before anything is sent and to mask the key in what comes back; never across
+ * item (with Batching, again for a batch that begins once the last has ended), to check it before
+ * anything is sent and to mask the key in what comes back; never across
  * executions, never in the output. n8n's checks that depend on the credential (its allowed
  * domains) apply to every request.
  */
@@ -70,6 +71,23 @@ it('the node reads it again for each try of Retry On Fail', async () => {
 	// Two tries: the first sends 4 and ends with crm-2 refused as busy, the second sends crm-2 only.
 	expect(service().requests).toHaveLength(5);
 	expect(decrypt).toHaveBeenCalledTimes(2 * (ENGINE_READS_PER_TRY + NODE_READS_PER_TRY) + 5);
+});
+
+it('with Batching, the node reads it again for a batch that starts once the last has ended', async () => {
+	const decrypt = vi.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+	const batching = { batching: { batch: { batchSize: 2, batchInterval: 1000 } } };
+
+	const run = await runStep(
+		service(),
+		{ ...CREATE_CLIENT, requestOptions: batching },
+		{ items: contacts.slice(0, 4) },
+	);
+
+	expect(run.error).toBeUndefined();
+	// The first batch had its replies before the second began: no item of the try was under way.
+	const [first, second, third] = service().requests;
+	expect(Math.max(first.repliedAt!, second.repliedAt!)).toBeLessThanOrEqual(third.receivedAt);
+	expect(decrypt).toHaveBeenCalledTimes(ENGINE_READS_PER_TRY + 2 * NODE_READS_PER_TRY + 4);
 });
 
 it('keeps n8n’s allowed-domain restriction of the credential, and says nothing was sent', async () => {
