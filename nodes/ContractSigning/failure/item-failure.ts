@@ -1,6 +1,6 @@
 /**
  * Why an item failed and what that means for its record, returned by a step in place of its
- * result. The envelope throws `UserError` and a stopped wait `Stopped`: output.ts and turns.ts
+ * result. The fields throw `UserError` and a stopped wait `Stopped`: output.ts and turns.ts
  * turn them into failures.
  */
 import type { JsonObject } from 'n8n-workflow';

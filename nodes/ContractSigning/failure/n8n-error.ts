@@ -23,7 +23,10 @@ export function nodeErrorOf(
 	});
 }
 
-/** The output under "On Error: Continue": `error` alone, which 1.x and 2.x both route alike. */
+/**
+ * The output under "On Error: Continue": `error` alone, the one shape n8n 1.x and 2.x both send
+ * to the error output.
+ */
 export function errorItemJson(
 	error: Error & { description?: string | null },
 	failure: ItemFailure,

@@ -20,7 +20,10 @@ function inBrackets(detail: string): string {
 	return detail && !/\bE[A-Z]{3,}\b/.test(detail) ? ` (${detail})` : '';
 }
 
-/** Timeout starts at 10000 when added, less than the 300000 without it: the hint names more. */
+/**
+ * Timeout (Settings → Request Options) starts at 10000 ms when added, below the 300000 without
+ * it: so the hint names a value above what the request had.
+ */
 function timeoutHint(hadMs: number | undefined): string {
 	const value = hadMs ? ` more than ${hadMs}, such as ${hadMs * 2}` : ' more milliseconds';
 	return `To give the service more time, open the node’s Settings, add Timeout under Request Options and enter${value} (it counts milliseconds); Batching there spaces requests out.`;
