@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { runStep, useStandIn } from '../helpers.mts';
 import { startStandIn } from '../service/stand-in.mts';
 import {
+	batching,
 	busyWithoutActing,
 	CONTACTS,
 	CREATE_CLIENT,
@@ -43,12 +44,8 @@ describe('the node waits out a busy service', () => {
 
 	it('with Batching, a Retry-After holds back the later batches too', async () => {
 		failFirstRequestOf(service(), ['crm-1'], rateLimited());
-		const batching = { batching: { batch: { batchSize: 3, batchInterval: 300 } } };
-		const run = await runStep(
-			service(),
-			{ ...CREATE_CLIENT, requestOptions: batching },
-			{ items: contacts.slice(0, 6) },
-		);
+		const items = contacts.slice(0, 6);
+		const run = await runStep(service(), { ...CREATE_CLIENT, ...batching(3, 300) }, { items });
 
 		expect(run.error).toBeUndefined();
 		expect(tally(service())).toEqual({

@@ -12,6 +12,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { TestCredentialsHelper } from '../engine/n8n-engine.mts';
 import { runStep, useStandIn } from '../helpers.mts';
 import {
+	batching,
 	busyWithoutActing,
 	CONTACTS,
 	CREATE_CLIENT,
@@ -75,13 +76,9 @@ it('the node reads it again for each try of Retry On Fail', async () => {
 
 it('with Batching, the node reads it again for a batch that starts once the last has ended', async () => {
 	const decrypt = vi.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
-	const batching = { batching: { batch: { batchSize: 2, batchInterval: 1000 } } };
+	const items = contacts.slice(0, 4);
 
-	const run = await runStep(
-		service(),
-		{ ...CREATE_CLIENT, requestOptions: batching },
-		{ items: contacts.slice(0, 4) },
-	);
+	const run = await runStep(service(), { ...CREATE_CLIENT, ...batching(2, 1000) }, { items });
 
 	expect(run.error).toBeUndefined();
 	// The first batch had its replies before the second began: no item of the try was under way.

@@ -31,6 +31,13 @@ export const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 5, waitBetweenTries:
 /** The node's own waiting off, so that only n8n's Retry On Fail can send an item again. */
 export const NO_WAITING = { options: { maxRetries: 0 } };
 
+/** Settings → Request Options → Batching: `size` items at a time, `intervalMs` apart. */
+export function batching(size: number, intervalMs: number) {
+	return {
+		requestOptions: { batching: { batch: { batchSize: size, batchInterval: intervalMs } } },
+	};
+}
+
 /** The fault answers the first request of each of these contacts (by CRM id) only. */
 export function failFirstRequestOf(service: StandIn, crmIds: string[], fault: Fault): void {
 	for (const crmId of crmIds) {
