@@ -114,9 +114,7 @@ describe('Retry On Fail never creates a contact twice', () => {
 			// The stand-in acts on the slow request after the node gave up on it.
 			await vi.waitFor(
 				() => expect(tally(service())).toEqual({ requests: 12, created: onceEach() }),
-				{
-					timeout: 5000,
-				},
+				{ timeout: 5000 },
 			);
 			const error =
 				onError === 'stopWorkflow'

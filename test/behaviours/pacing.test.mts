@@ -1,11 +1,11 @@
 /**
  * Runs that pace themselves, in n8n's engine: contacts through Client → Create, no Batching, no
  * Retry On Fail, against a service that allows R requests per second (429 + Retry-After beyond
- * it, nothing done for a request turned away): the cap a user sets, a Retry-After one execution is
- * given holding back another, and a one-contact execution taking its turn during a bulk run. The
- * runs of hundreds of contacts into a rate limit (every contact once, the limit lowered mid-run,
- * 100 executions at once and a second storm) are proven in real n8n 2.41.1 and 1.123.81:
- * test/e2e/pacing.e2e.mts, test/e2e/storm.e2e.mts. How long they take is measured by
+ * it, nothing done for a request turned away): the request limits a user sets, a Retry-After one
+ * execution is given holding back another, and a one-contact execution taking its turn during a
+ * bulk run. The runs of hundreds of contacts into a rate limit (every contact once, the limit
+ * lowered mid-run, 100 executions at once and a second storm) are proven in real n8n 2.41.1 and
+ * 1.123.81: test/e2e/pacing.e2e.mts, test/e2e/storm.e2e.mts. How long they take is measured by
  * `npm run bench:waits` and `npm run bench` (BENCHMARKS.md), not here.
  */
 import { describe, expect, it, vi } from 'vitest';

@@ -222,9 +222,7 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 		// The stand-in acts on the slow request after the node gave up on it.
 		await vi.waitFor(
 			() => expect(tally(suite.service)).toEqual({ requests: 12, created: onceEach() }),
-			{
-				timeout: 5000,
-			},
+			{ timeout: 5000 },
 		);
 		const [, failed] = nodeItems(result, NODE);
 		expect(failed.map((item) => item.json)).toEqual([

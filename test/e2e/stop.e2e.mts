@@ -8,7 +8,7 @@
  * uses (POST /rest/workflows/:id/run with `triggerToStartFrom`, POST /rest/executions/:id/stop).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RecordedRequest } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
@@ -135,15 +135,6 @@ async function firstRequest(): Promise<RecordedRequest> {
 	return suite.service.requests[0];
 }
 
-/** Once n8n's record of the execution says it is running. */
-async function runningInN8n(executionId: string): Promise<void> {
-	const giveUpAt = Date.now() + GIVE_UP_MS;
-	while ((await readExecution(executionId)).status !== 'running') {
-		if (Date.now() > giveUpAt) throw new Error('n8n never listed the execution as running');
-		await sleep(50);
-	}
-}
-
 /** The run's error, from n8n's stored run data. */
 function runError(execution: Execution): { message?: string; description?: string } | undefined {
 	if (!execution.data) return undefined;
@@ -163,7 +154,10 @@ describe('a reply that never comes, in n8n start', () => {
 		const workflowId = await createWorkflow('Stop while the service does not answer');
 		const executionId = await runWorkflow(workflowId);
 		const request = await firstRequest();
-		await runningInN8n(executionId);
+		await vi.waitFor(
+			async () => expect((await readExecution(executionId)).status).toBe('running'),
+			{ timeout: GIVE_UP_MS, interval: 50 },
+		);
 
 		const stoppedAt = Date.now();
 		const stopped = await restJson<{ status: string }>(

@@ -3,7 +3,7 @@ import type { WireField } from '../description/operation';
 
 /**
  * The values of the operation's fields for one item, by wire path, each only while the panel
- * shows it. A switch or a collection is read once, however many fields depend on it.
+ * shows it. A collection is read once, however many of its fields are sent.
  */
 export function readFields(
 	context: IExecuteSingleFunctions,

@@ -52,8 +52,8 @@ export class Line extends Set<Waiter> {
 	/** The run's next waiter, when its limits let it go now with `accountUnderWay` under way. */
 	take(accountUnderWay: number, now: number): Waiter | undefined {
 		if (now < this.nextAt) return undefined;
-		const account = this.ceiling.allows(accountUnderWay);
-		if (!account || !(this.own?.allows(this.underWay) ?? true)) return undefined;
+		if (!this.ceiling.allows(accountUnderWay)) return undefined;
+		if (!(this.own?.allows(this.underWay) ?? true)) return undefined;
 		this.ceiling.took(accountUnderWay);
 		this.own?.took(this.underWay);
 		this.underWay += 1;

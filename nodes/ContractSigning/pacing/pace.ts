@@ -70,7 +70,7 @@ export class Pace {
 		this.waiting -= 1;
 	}
 
-	/** The run's request sent at `sentAt` ended; the pace learns whether the service served it or was busy. */
+	/** The run's request sent at `sentAt` ended, served or busy: the pace learns from it. */
 	requestEnded(
 		run: object,
 		sentAt: number,

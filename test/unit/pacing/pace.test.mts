@@ -132,7 +132,7 @@ describe('Pace', () => {
 		const sent = await Promise.all(
 			Array.from({ length: 16 }, async () => await pace.waitForTurn(RUN, undefined, limits)),
 		);
-		// The run's line is empty now; its next turn comes after a reply, as a run cap gives it.
+		// The run's line is empty now; its next turn comes after a reply, as Max Requests at Once gives it.
 		pace.requestEnded(RUN, sent[0], 'served');
 		let entered = 0;
 		void pace.waitForTurn(RUN, undefined, limits).then(() => (entered += 1));
