@@ -7,6 +7,7 @@
  *   npm run bench                          # 1,000 items, latency 0 and 20 ms, Batching off and 50/100 ms
  *   npm run bench -- --items 1000 --repeat 5 --large 10000
  *   npm run bench -- --against ../before   # also a built checkout of another version, side by side
+ *   npm run bench -- --engine legacy       # n8n's expression engine (N8N_EXPRESSION_ENGINE), else its default
  *
  * A rate-limited run follows: 400 contacts against a stand-in that allows 40 requests per second
  * (429 + Retry-After beyond it, nothing done), through this node, the HTTP Request node and the raw
@@ -64,6 +65,9 @@ const againstIndex = process.argv.indexOf('--against');
 /** A built checkout of another version of the package, measured beside this one. */
 const AGAINST = againstIndex > 0 ? resolve(process.argv[againstIndex + 1]) : undefined;
 const BEFORE_PACKAGE = 'n8n-nodes-contract-signing-before';
+const engineIndex = process.argv.indexOf('--engine');
+/** n8n's expression engine for the run; n8n 2.41.1's default, `vm`, evaluates in isolated-vm. */
+const ENGINE = engineIndex > 0 ? process.argv[engineIndex + 1] : undefined;
 const RATE_LIMITED = { items: 400, latencyMs: 0, rateLimit: { perSecond: 40 } };
 /** A CRM's bulk change: one execution per contact, all posted at once, against a low limit. */
 const STORM = { executions: 100, perSecond: 4 };
@@ -625,6 +629,7 @@ async function main() {
 	const rawLoop = startRawLoop(runtime, service, clientKey);
 	try {
 		home = await createN8nHome(runtime, tarball);
+		if (ENGINE) home.env.N8N_EXPRESSION_ENGINE = ENGINE;
 		if (AGAINST) await installBefore(home, AGAINST);
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 		const workflows = METHODS.filter((method) => method.node).flatMap((method) =>
@@ -683,13 +688,13 @@ async function main() {
 		await new Promise((resolve) => setTimeout(resolve, PACE_QUIET_MS + 1000));
 		const stormLines = await stormRun(bench);
 
-		const command = `npm run bench -- --items ${ITEMS} --repeat ${REPEAT} --large ${LARGE}${AGAINST ? ` --against ${AGAINST}` : ''}`;
+		const command = `npm run bench -- --items ${ITEMS} --repeat ${REPEAT} --large ${LARGE}${AGAINST ? ` --against ${AGAINST}` : ''}${ENGINE ? ` --engine ${ENGINE}` : ''}`;
 		const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
 		process.stdout.write(
 			[
 				'',
 				`Command: ${command}`,
-				`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB; n8n ${runtime.version} on Node.js 24; ${REPEAT} rounds, methods interleaved; load average ${load(loadAtStart)} at the start, ${load(loadavg())} at the end.`,
+				`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB; n8n ${runtime.version} on Node.js 24, expression engine ${ENGINE ?? "n8n's default"}; ${REPEAT} rounds, methods interleaved; load average ${load(loadAtStart)} at the start, ${load(loadavg())} at the end.`,
 				'',
 				...table([...rows, large]),
 				'',
