@@ -37,6 +37,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
+import { batching as batchingSettings } from '../test/scenarios/contacts.mts';
 import { seedClient } from '../test/service/seed-client.mts';
 import { startStandIn, type StandIn } from '../test/service/stand-in.mts';
 import {
@@ -57,18 +58,22 @@ import {
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, N8N_LINE_UNDER_TEST, type N8nRuntime } from '../test/e2e/n8n-runtime.mts';
 
-function option(name: string, fallback: number): number {
+function textOption(name: string): string | undefined {
 	const index = process.argv.indexOf(`--${name}`);
-	return index > 0 ? Number(process.argv[index + 1]) : fallback;
+	return index > 0 ? process.argv[index + 1] : undefined;
 }
 
-const againstIndex = process.argv.indexOf('--against');
+function option(name: string, fallback: number): number {
+	const text = textOption(name);
+	return text === undefined ? fallback : Number(text);
+}
+
+const against = textOption('against');
 /** A built checkout of another version of the package, measured beside this one. */
-const AGAINST = againstIndex > 0 ? resolve(process.argv[againstIndex + 1]) : undefined;
+const AGAINST = against === undefined ? undefined : resolve(against);
 const BEFORE_PACKAGE = 'n8n-nodes-contract-signing-before';
-const engineIndex = process.argv.indexOf('--engine');
 /** n8n's expression engine for the run; n8n 2.41.1's default, `vm`, evaluates in isolated-vm. */
-const ENGINE = engineIndex > 0 ? process.argv[engineIndex + 1] : undefined;
+const ENGINE = textOption('engine');
 const RATE_LIMITED = { items: 400, latencyMs: 0, rateLimit: { perSecond: 40 } };
 /** A CRM's bulk change: one execution per contact, all posted at once, against a low limit. */
 const STORM = { executions: 100, perSecond: 4 };
@@ -114,10 +119,8 @@ const credentials = {
 };
 
 /** Options → Batching, the same for both nodes. */
-const batchingOption = (batching?: Batching) =>
-	batching
-		? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } }
-		: {};
+const batchingOption = (batched?: Batching) =>
+	batched ? batchingSettings(batched.size, batched.intervalMs).requestOptions : {};
 
 /** The HTTP Request node with this credential; one JSON body holds both values. */
 function httpRequestNode(values: Values) {
