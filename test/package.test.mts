@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, packPackage } from './e2e/n8n-instance.mts';
+import { installAsReadmeSays } from './e2e/readme-install.mts';
 
 const run = promisify(execFile);
 
@@ -99,6 +100,21 @@ describe('the packed package', () => {
 		expect(result.details ?? result.message ?? '').toBe('');
 		expect(result.passed).toBe(true);
 	}, 60_000);
+});
+
+describe("the README's install lines", () => {
+	// The end-to-end suite installs with the npm line under n8n's Node 24 for every n8n it starts.
+	it.each(['npm', 'docker'] as const)(
+		'the %s line, run as written, puts the package alone in an empty nodes folder',
+		async (line) => {
+			const home = mkdtempSync(join(tmpdir(), 'contract-signing-home-'));
+			const installed = await installAsReadmeSays(home, tarball, process.execPath, line);
+			expect(installed.filter((name) => !name.startsWith('.'))).toEqual([
+				'n8n-nodes-contract-signing',
+			]);
+		},
+		120_000,
+	);
 });
 
 describe('the lockfile', () => {

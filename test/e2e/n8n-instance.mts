@@ -1,12 +1,11 @@
 /**
- * A real n8n with this package installed the way users install a community package:
- * the `npm pack` tarball unpacked into `<user folder>/.n8n/nodes/node_modules/`.
+ * A real n8n with this package installed the way the README installs it: its npm line, run as
+ * written with the `npm pack` file, in n8n's folder for community nodes.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
 	createWriteStream,
-	mkdirSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
@@ -30,6 +29,7 @@ import {
 	type N8nRuntime,
 } from './n8n-runtime.mts';
 import { CRM_SECRET } from '../../scripts/deal-examples.mts';
+import { installAsReadmeSays } from './readme-install.mts';
 
 const run = promisify(execFile);
 
@@ -105,12 +105,13 @@ export async function packPackage(): Promise<string> {
 	return join(destination, filename);
 }
 
-/** A fresh n8n user folder with the packed package installed as a community package. */
+/** A fresh n8n user folder with the package installed by the README's npm line, and nothing else. */
 export async function createN8nHome(runtime: N8nRuntime, tarball: string): Promise<N8nHome> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'contract-signing-n8n-'));
-	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	mkdirSync(packageDir, { recursive: true });
-	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const installed = await installAsReadmeSays(userFolder, tarball, runtime.nodeBin);
+	if (installed.filter((name) => !name.startsWith('.')).join() !== PACKAGE_NAME) {
+		throw new Error(`The README's install line put more than the package in n8n's nodes folder: ${installed.join(', ')}`);
+	}
 	return { runtime, userFolder, env: n8nEnv(userFolder) };
 }
 

@@ -281,8 +281,8 @@ afterAll(async () => {
 
 describe("the README's first workflow, in the editor of a fresh n8n", () => {
 	it("1. Install: the packed package sits in n8n's folder for community nodes before n8n starts, as the README installs it", async () => {
-		// The harness (startEditor) unpacks the `npm pack` tarball into
-		// <user folder>/.n8n/nodes/node_modules/ and then starts n8n: nothing else is there.
+		// The harness (startEditor) runs the README's npm install line with the `npm pack` file,
+		// in <user folder>/.n8n/nodes, and then starts n8n: nothing else is there.
 		expect(readmeSection('Installation')).toContain('`~/.n8n/nodes`');
 		const types = await page.request.get(`${editor.url}/types/nodes.json`);
 		expect(types.ok()).toBe(true);
