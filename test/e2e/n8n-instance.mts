@@ -110,7 +110,9 @@ export async function createN8nHome(runtime: N8nRuntime, tarball: string): Promi
 	const userFolder = mkdtempSync(join(tmpdir(), 'contract-signing-n8n-'));
 	const installed = await installAsReadmeSays(userFolder, tarball, runtime.nodeBin);
 	if (installed.filter((name) => !name.startsWith('.')).join() !== PACKAGE_NAME) {
-		throw new Error(`The README's install line put more than the package in n8n's nodes folder: ${installed.join(', ')}`);
+		throw new Error(
+			`The README's install line put more than the package in n8n's nodes folder: ${installed.join(', ')}`,
+		);
 	}
 	return { runtime, userFolder, env: n8nEnv(userFolder) };
 }
