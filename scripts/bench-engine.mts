@@ -4,9 +4,10 @@
  * The same work is done, in the same rounds, by other methods: a declarative node of n8n's
  * routing alone (test/engine/routing-alone-node.mts), the same beside this node's panel (n8n's
  * routing walks every field of a node for every item), and n8n's HTTP Request node (4.2, from the
- * pinned n8n of the end-to-end tests) with this package's credential. With --against <other
- * checkout, built>, that checkout's package is measured too, interleaved, so two versions of the
- * send path are compared on equal terms.
+ * pinned n8n of the end-to-end tests) with this package's credential, given the same values as
+ * this node: two mapped by expressions, or constants. With --against <other checkout, built>, that
+ * checkout's package is measured too, interleaved, so two versions of the node are compared on
+ * equal terms.
  *
  *   npm run bench:engine -- --items 1000 --repeat 7 [--against ../other-checkout] [--profile]
  *     [--only <text in the method's name>] [--live-every <ms>] [--heap-limits <MB,MB,…>] [--cpu-profile]
@@ -14,7 +15,9 @@
  * Prints the median and the fastest time per 1,000 items for each variant, and how much the heap
  * grew during a run (sampled every 20 ms) and kept after it, from a garbage-collected start; then,
  * from one more run of each method, the live heap's growth at its peak (see liveHeapPeak). The
- * heap figures mean most with --items 10000.
+ * heap figures mean most with --items 10000. The target: this node's live heap per item at most the
+ * HTTP Request node's given the same values, with 2 mapped fields and with constant fields; the
+ * verdicts are printed after the live heap's table.
  *
  * With --profile, one more run of each method with 2 mapped fields (this node, routing alone and
  * with this panel, HTTP Request) under V8's sampling heap profiler, whose profile is read whenever
@@ -73,21 +76,21 @@ interface Variant {
 	settings?: Step['settings'];
 	/** Also run under the heap profiler with --profile. */
 	profiled?: boolean;
+	/** Its live heap per item is held to the HTTP Request node's given the same values. */
+	heapTarget?: boolean;
 }
 
 const variants: Variant[] = [
 	{
 		name: 'constant fields',
 		parameters: (clientKey) => ({ clientKey, name: 'Contract' }),
+		heapTarget: true,
 	},
 	{
 		name: '2 mapped fields',
 		parameters: () => MAPPED,
 		profiled: true,
-	},
-	{
-		name: 'constant fields, Max Requests at Once 50',
-		parameters: (clientKey) => ({ clientKey, name: 'Contract', options: { maxAtOnce: 50 } }),
+		heapTarget: true,
 	},
 	{
 		name: '2 mapped fields, Retry On Fail',
@@ -105,6 +108,8 @@ interface Method {
 	runWorkflow: RunWorkflow;
 	step: Step;
 	profiled: boolean;
+	/** The method its live heap per item is held to: the HTTP Request node given the same values. */
+	heapPeer?: string;
 }
 
 const { seedClient } = await import('../test/service/seed-client.mts');
@@ -188,6 +193,9 @@ const items = Array.from({ length: ITEMS }, (_, index) => ({
 	name: `Contract ${index}`,
 }));
 
+/** The HTTP Request node's row given these values. */
+const httpRequestName = (values: string) => `HTTP Request ${HTTP_REQUEST_VERSION}: ${values}`;
+
 /**
  * The methods, in groups run one after the other in each round; within a group, this node of
  * each checkout, in an order that alternates from round to round so that neither always runs
@@ -210,6 +218,7 @@ const groups: Method[][] = (
 					settings: variant.settings,
 				},
 				profiled: root === HERE && variant.profiled === true,
+				heapPeer: root === HERE && variant.heapTarget ? httpRequestName(variant.name) : undefined,
 			})),
 		),
 		[
@@ -236,7 +245,7 @@ const groups: Method[][] = (
 		],
 		[
 			{
-				name: `HTTP Request ${HTTP_REQUEST_VERSION}: 2 mapped fields`,
+				name: httpRequestName('2 mapped fields'),
 				package: `n8n-nodes-base ${nodesBaseVersion}`,
 				runWorkflow: ownEngine.runWorkflow,
 				step: {
@@ -246,6 +255,27 @@ const groups: Method[][] = (
 					settings: { typeVersion: HTTP_REQUEST_VERSION },
 				},
 				profiled: true,
+			},
+		],
+		[
+			{
+				name: httpRequestName('constant fields'),
+				package: `n8n-nodes-base ${nodesBaseVersion}`,
+				runWorkflow: ownEngine.runWorkflow,
+				step: {
+					name: STEP_NAME,
+					type: HTTP_REQUEST_NODE_TYPE,
+					parameters: {
+						...httpRequestContractCreate(service.url),
+						// Plain text, as this node's constant fields: a body marked as an expression is
+						// evaluated for every item even without a {{ }} in it.
+						jsonBody: JSON.stringify({
+							data: { action: 'create', clientKey, contract: { name: 'Contract' } },
+						}),
+					},
+					settings: { typeVersion: HTTP_REQUEST_VERSION },
+				},
+				profiled: false,
 			},
 		],
 	] as Method[][]
@@ -351,13 +381,15 @@ async function measure(
  * LIVE_SAMPLE_MS before the heap is read. The heap growth of the timed runs counts garbage V8 has
  * not collected yet, which depends on when it happens to collect; this counts what is reachable.
  */
-async function liveHeapPeak(method: Method): Promise<number> {
+async function liveHeapPeak(method: Method): Promise<{ livePeak: number; samples: number }> {
 	let livePeak = 0;
+	let samples = 0;
 	await sampledRun(method, LIVE_SAMPLE_MS, (heapGrowth) => {
 		collectGarbage();
 		livePeak = Math.max(livePeak, heapGrowth());
+		samples++;
 	});
-	return livePeak;
+	return { livePeak, samples };
 }
 
 const perThousand = (ms: number) => Math.round((ms * 1000) / ITEMS);
@@ -446,15 +478,37 @@ for (const method of methods) {
 
 if (LIVE_SAMPLE_MS > 0) {
 	process.stdout.write(
-		`\nThe live heap's growth at its peak, one more run of each method (all garbage collected every ${LIVE_SAMPLE_MS} ms)\n\n| Variant | Package | MB | KB per item |\n|---|---|---|---|\n`,
+		`\nThe live heap's growth at its peak, one more run of each method (all garbage collected every ${LIVE_SAMPLE_MS} ms)\n\n| Variant | Package | MB | KB per item | Samples |\n|---|---|---|---|---|\n`,
 	);
+	/** KB per item by method name, for the methods whose live heap was read at least once. */
+	const perItem = new Map<string, number>();
 	for (const method of methods) {
 		const row = await liveHeapPeak(method).then(
-			(livePeak) => `${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)}`,
+			({ livePeak, samples }) => {
+				if (samples > 0) perItem.set(method.name, livePeak / 1e3 / ITEMS);
+				return `${megabytes(livePeak)} | ${(livePeak / 1e3 / ITEMS).toFixed(1)} | ${samples}`;
+			},
 			// A run that fails under the collections (see BENCHMARKS.md) is a row that says so.
-			(error: Error) => `– | – (${error.message})`,
+			(error: Error) => `– | – (${error.message}) | –`,
 		);
 		process.stdout.write(`| ${method.name} | ${method.package} | ${row} |\n`);
+	}
+	const judged = methods.filter(
+		({ heapPeer }) => heapPeer && methods.some(({ name }) => name === heapPeer),
+	);
+	if (judged.length > 0) {
+		process.stdout.write(
+			"\nTargets: this node's live heap per item at most the HTTP Request node's given the same values\n",
+		);
+	}
+	for (const { name, heapPeer } of judged) {
+		const own = perItem.get(name);
+		const peer = perItem.get(heapPeer!);
+		const result =
+			own === undefined || peer === undefined
+				? 'not judged: a run failed or ended before its first sample (lower --live-every, or raise --items)'
+				: `${own.toFixed(1)} KB per item against ${peer.toFixed(1)} KB: ${own <= peer ? 'holds' : 'does not hold'}`;
+		process.stdout.write(`- ${name} against ${heapPeer}, ${ITEMS} items: ${result}\n`);
 	}
 }
 

@@ -10,9 +10,8 @@ import {
 import { startStandIn, type StandIn, type StandInOptions } from './service/stand-in.mts';
 
 /**
- * A fresh stand-in service for each test. Each is on a port of its own, so each is an account the
- * node has not talked to: what the node's shared pace learned in one test (account-paces.ts) does not
- * carry over into the next.
+ * A fresh stand-in service for each test, on a port of its own: no request, record or fault of
+ * one test carries over into the next.
  */
 export function useStandIn(options?: StandInOptions): () => StandIn {
 	let service: StandIn | undefined;

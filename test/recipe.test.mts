@@ -1,11 +1,13 @@
 /**
  * CONTRIBUTING.md's "Adding an operation", followed as written for Contract → Read: its code
- * blocks (each opens with a comment naming its file) are written into a copy of the node and
- * compiled with the project's tsconfig; its output schema is added for each version; the route is
- * added to the stand-in; and the node so built runs Contract → Read through n8n's engine.
+ * blocks (each opens with a comment naming its file) are written into a copy of the node, a `ts`
+ * block as the whole file, a `diff` block as lines added to the file, and the copy is compiled
+ * with the project's tsconfig; its output schema is added for each version; the route is added to
+ * the stand-in; and the node so built runs Contract → Read through n8n's engine.
  */
 import {
 	cpSync,
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
@@ -35,16 +37,60 @@ function recipe(): string {
 	return text.slice(start, end < 0 ? undefined : end);
 }
 
+interface CodeBlock {
+	/** `ts`: the whole file; `diff`: lines to add to it. */
+	kind: 'ts' | 'diff';
+	code: string;
+}
+
 /** The recipe's code blocks, by the file their first line names, without the list's indent. */
-function codeBlocks(section: string): Map<string, string> {
-	const blocks = new Map<string, string>();
-	for (const [, indent, body] of section.matchAll(/^([ \t]*)```ts\n([\s\S]*?)^\1```/gm)) {
+function codeBlocks(section: string): Map<string, CodeBlock> {
+	const blocks = new Map<string, CodeBlock>();
+	for (const [, indent, kind, body] of section.matchAll(
+		/^([ \t]*)```(ts|diff)\n([\s\S]*?)^\1```/gm,
+	)) {
 		const lines = body.split('\n').map((line) => line.slice(indent.length));
 		const file = /^\/\/ (\S+\.ts)$/.exec(lines[0])?.[1];
 		if (!file) throw new Error(`a code block of the recipe does not name its file: ${lines[0]}`);
-		blocks.set(file, lines.join('\n'));
+		const code = kind === 'ts' ? lines.join('\n') : lines.slice(1).join('\n');
+		blocks.set(file, { kind: kind as CodeBlock['kind'], code });
 	}
 	return blocks;
+}
+
+/**
+ * The file with a diff block's lines added: each ` ` line must be the file's next line of that
+ * text (it says where), each `+` line is added after the line before it.
+ */
+function applyDiff(file: string, diff: string): string {
+	const lines = file.split('\n');
+	let at = -1;
+	for (const line of diff.split('\n').filter((text) => text.trim() !== '')) {
+		const text = line.slice(1);
+		if (line.startsWith('+')) {
+			lines.splice(++at, 0, text);
+		} else if (line.startsWith(' ')) {
+			const found = lines.indexOf(text, at + 1);
+			if (found < 0)
+				throw new Error(`the recipe's diff names a line the file does not have: ${text}`);
+			at = found;
+		} else {
+			throw new Error(`a line of the recipe's diff is neither " " nor "+": ${line}`);
+		}
+	}
+	return lines.join('\n');
+}
+
+/** The lines of `file` that `whole`, a new version of it, does not keep in their order. */
+function linesLost(file: string, whole: string): string[] {
+	const kept = whole.split('\n');
+	let at = 0;
+	return file.split('\n').filter((line) => {
+		const found = kept.indexOf(line, at);
+		if (found < 0) return true;
+		at = found + 1;
+		return false;
+	});
 }
 
 /** Compiles the copy of the package with its own tsconfig; the compiler's errors, if any. */
@@ -86,7 +132,7 @@ function contractReadRoute(
 
 const service = useStandIn();
 let copy: string;
-let blocks: Map<string, string>;
+let blocks: Map<string, CodeBlock>;
 let compileErrors: string[];
 
 beforeAll(() => {
@@ -96,9 +142,10 @@ beforeAll(() => {
 		cpSync(join(PACKAGE_ROOT, entry), join(copy, entry), { recursive: true });
 	}
 	symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-	for (const [file, code] of blocks) {
-		mkdirSync(dirname(join(copy, file)), { recursive: true });
-		writeFileSync(join(copy, file), code);
+	for (const [file, { kind, code }] of blocks) {
+		const path = join(copy, file);
+		mkdirSync(dirname(path), { recursive: true });
+		writeFileSync(path, kind === 'ts' ? code : applyDiff(readFileSync(path, 'utf8'), code));
 	}
 	// Step 3: the output schema.
 	const folder = join(copy, 'nodes/ContractSigning/__schema__/v1.0.0/contract');
@@ -135,11 +182,19 @@ async function readContract(parameters: JsonObject) {
 
 describe("CONTRIBUTING's recipe for a new operation, followed for Contract → Read", () => {
 	it('names the files of its code blocks, which compile into the node as written', () => {
-		expect([...blocks.keys()].sort()).toEqual([
-			'nodes/ContractSigning/resources/contract/index.ts',
-			'nodes/ContractSigning/resources/contract/read.ts',
+		expect([...blocks].map(([file, { kind }]) => `${kind} ${file}`).sort()).toEqual([
+			'diff nodes/ContractSigning/ContractSigning.node.ts',
+			'ts nodes/ContractSigning/resources/contract/index.ts',
+			'ts nodes/ContractSigning/resources/contract/read.ts',
 		]);
 		expect(compileErrors).toEqual([]);
+	});
+
+	it('writes a file the node has as the node has it, only adding to it', () => {
+		for (const [file, { kind, code }] of blocks) {
+			if (kind !== 'ts' || !existsSync(join(PACKAGE_ROOT, file))) continue;
+			expect(linesLost(readFileSync(join(PACKAGE_ROOT, file), 'utf8'), code), file).toEqual([]);
+		}
 	});
 
 	it('reads a contract through n8n’s engine: the envelope on the wire, the contract out', async () => {
@@ -179,7 +234,7 @@ describe("CONTRIBUTING's recipe for a new operation, followed for Contract → R
 		const unknown = await readContract({ clientKey, contractKey: 'ctr_unknown' });
 		expect(unknown.error?.message).toBe('Contract not found');
 		expect(unknown.error?.description).toBe(
-			'Check the Client Key and Contract Key: the service does not know one of them.',
+			"Check 'Client Key' and 'Contract Key': the service does not know one of them.",
 		);
 	});
 });

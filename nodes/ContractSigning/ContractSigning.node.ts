@@ -1,14 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { JSON_HEADERS } from '../../credentials/ContractSigningApi.credentials';
-import { optionsField, simplifyField } from './description/settings';
-import { sendEachItem } from './item/send';
-import { operations } from './resources';
-import { clientDescription, clientOperation } from './resources/client';
-import { organizationField } from './resources/client/create';
-import { contractDescription, contractOperation } from './resources/contract';
-import { clientKeyField, customKeyField, emailField, fullnameField } from './resources/fields';
-import { userDescription, userOperation } from './resources/user';
-import { CREDENTIAL_TYPE } from './run/n8n';
+import { clientOperation } from './resources/client';
+import { clientCreateDescription } from './resources/client/create';
+import { contractOperation } from './resources/contract';
+import { contractCreateDescription } from './resources/contract/create';
+import { userOperation } from './resources/user';
+import { userGetDescription } from './resources/user/get';
+import { clientKeyField, optionsField, simplifyField } from './shared/fields';
+import { sendItem } from './shared/send';
 
 export class ContractSigning implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,14 +25,15 @@ export class ContractSigning implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		credentials: [{ name: 'contractSigningApi', required: true }],
 		requestDefaults: {
-			headers: { ...JSON_HEADERS },
-			// The node reads every reply itself; the API key goes to the Base URL's origin only.
+			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}',
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+			// Every reply reaches the operation's postReceive; the key never follows a redirect.
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 		},
-		requestOperations: { pagination: sendEachItem(operations) },
+		requestOperations: { pagination: sendItem },
 		properties: [
 			{
 				displayName: 'Resource',
@@ -51,15 +50,10 @@ export class ContractSigning implements INodeType {
 			clientOperation,
 			contractOperation,
 			userOperation,
-			// Each field once, in the order the panels show them (resources/fields.ts says why).
 			clientKeyField,
-			...contractDescription,
-			...userDescription,
-			fullnameField,
-			emailField,
-			organizationField,
-			customKeyField,
-			...clientDescription,
+			...clientCreateDescription,
+			...contractCreateDescription,
+			...userGetDescription,
 			simplifyField,
 			optionsField,
 		],

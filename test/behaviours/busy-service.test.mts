@@ -1,8 +1,8 @@
 /**
  * A busy service (429, 503, a refused connection): the node waits as long as the service asks,
  * or backs off, within Options → Max Retries When Busy and Max Wait When Busy, and sends the
- * item again; nothing is created twice. How the waits of many executions share one pace is in
- * pacing.test.mts.
+ * item again; nothing is created twice. Each item waits for itself: spacing the requests of a run
+ * is Batching's part (Settings → Request Options).
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { runStep, useStandIn } from '../helpers.mts';
 import { startStandIn } from '../service/stand-in.mts';
 import {
-	batching,
 	busyWithoutActing,
 	CONTACTS,
 	CREATE_CLIENT,
@@ -39,23 +38,6 @@ describe('the node waits out a busy service', () => {
 			const [turnedAway, accepted] = requestTimes(service(), crmId);
 			const pause = accepted.receivedAt - turnedAway.repliedAt!;
 			expect(pause).toBeGreaterThanOrEqual(1000);
-		}
-	});
-
-	it('with Batching, a Retry-After holds back the later batches too', async () => {
-		failFirstRequestOf(service(), ['crm-1'], rateLimited());
-		const items = contacts.slice(0, 6);
-		const run = await runStep(service(), { ...CREATE_CLIENT, ...batching(3, 300) }, { items });
-
-		expect(run.error).toBeUndefined();
-		expect(tally(service())).toEqual({
-			requests: 7,
-			created: Object.fromEntries(CONTACTS.slice(0, 6).map(({ crmId }) => [crmId, 1])),
-		});
-		const [turnedAway] = requestTimes(service(), 'crm-1');
-		for (const crmId of ['crm-4', 'crm-5', 'crm-6']) {
-			const [sent] = requestTimes(service(), crmId);
-			expect(sent.receivedAt - turnedAway.repliedAt!).toBeGreaterThanOrEqual(1000);
 		}
 	});
 
@@ -97,16 +79,32 @@ describe('the node waits out a busy service', () => {
 		expect(requests[2].receivedAt - requests[1].repliedAt!).toBeGreaterThanOrEqual(1000);
 		expect(run.error?.message).toBe('Too many requests');
 		expect(run.error?.description).toBe(
-			'The service is busy. The node waited 2 s and sent it 2 more times, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow. The service asked to wait 1 s. If you know the service’s limit, set Options → Max Requests per Second to it; or run the workflow again later.',
+			'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node gave up after 2 retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow. The service asked to wait 1 s.',
 		);
 	});
 
-	it('does not wait longer than Max Wait When Busy allows', async () => {
-		service().injectFault(rateLimited(120));
+	it('does not send before the Retry-After, nor wait longer than Max Wait When Busy allows', async () => {
+		// 600 s asked, 300 s allowed (the default): the node fails the item at once, and says why.
+		service().injectFault(rateLimited(600));
 		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
 
 		expect(service().requests).toHaveLength(1);
-		expect(run.error?.description).toMatch(/The node did not wait.*asked to wait 120 s\. /);
+		expect(run.error?.description).toMatch(/gave up after 0 retries.* asked to wait 600 s\.$/);
+	});
+
+	it('a 429 in the body of an HTTP 500 is not waited out: the service failed, and may have acted', async () => {
+		// Were it read as busy, the item would be sent again after the Retry-After, and answered.
+		service().injectFault({
+			kind: 'status',
+			status: 500,
+			body: { code: '429', message: 'Too many requests' },
+			headers: { 'retry-after': '1' },
+		});
+		const run = await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+
+		expect(service().requests).toHaveLength(1);
+		expect(run.error?.message).toBe('Too many requests');
+		expect(run.error?.description).toMatch(/^The client may have been created all the same/);
 	});
 
 	it('Retry-After with a fraction of a second is waited out as such', async () => {

@@ -116,12 +116,16 @@ describe('Retry On Fail never creates a contact twice', () => {
 				() => expect(tally(service())).toEqual({ requests: 12, created: onceEach() }),
 				{ timeout: 5000 },
 			);
+			// n8n's own message for the timeout; the code says what happened.
 			const error =
 				onError === 'stopWorkflow'
-					? { message: run.error?.message, description: run.error?.description }
+					? {
+							code: (run.error as { httpCode?: string } | undefined)?.httpCode,
+							description: run.error?.description,
+						}
 					: run.outputs('Contract Signing')[1][0].json.error;
 			expect(error).toMatchObject({
-				message: 'The service did not answer in time (timeout of 500ms exceeded)',
+				code: 'ECONNABORTED',
 				description:
 					'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "crm-1" before you run this item again.',
 			});
@@ -141,9 +145,38 @@ describe('Retry On Fail never creates a contact twice', () => {
 			{ settings: RETRY_ON_FAIL },
 		);
 
-		expect(error?.message).toBe('The service did not answer in time (timeout of 500ms exceeded)');
+		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('ECONNABORTED');
+		expect(error?.description).toMatch(/^The client may have been created all the same/);
 		expect(service().requests).toHaveLength(1);
 	});
+
+	it.each(['stopWorkflow', 'continueErrorOutput'] as OnError[])(
+		'%s: a create answered HTTP 500 with code 404 in the body may exist, and is not sent again',
+		async (onError) => {
+			// The HTTP status decides: the service failed, perhaps after it created the client.
+			const failedSaying404: Fault = {
+				kind: 'status',
+				status: 500,
+				body: { code: '404', message: 'Client not found' },
+			};
+			service().injectFault(failedSaying404, { path: '/v1/client', times: Infinity });
+			const run = await runStep(service(), CREATE_CLIENT, {
+				items: [contacts[0]],
+				onError,
+				settings: RETRY_ON_FAIL,
+			});
+
+			expect(service().requests).toHaveLength(1);
+			const error =
+				onError === 'stopWorkflow'
+					? { message: run.error?.message, description: run.error?.description }
+					: run.outputs('Contract Signing')[1][0].json.error;
+			expect(error).toMatchObject({
+				message: 'Client not found',
+				description: expect.stringMatching(/^The client may have been created all the same/),
+			});
+		},
+	);
 
 	it('a refused create (4xx) is sent again on every try: the service did not act, and the next try may be answered otherwise', async () => {
 		const refused: Fault = {

@@ -1,12 +1,24 @@
-/** The limits in Options act as their labels say, and a message that sends the user there names them. */
+/**
+ * The two limits in Options act as their labels say: how many times an item is sent again to a
+ * busy service, and how long it may wait for it in all. The error of an item that reaches them
+ * names them. Counted at the service: requests received, clients created.
+ */
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { runStep, useStandIn } from '../helpers.mts';
-import { CONTACTS, CREATE_CLIENT, rateLimited } from '../scenarios/contacts.mts';
+import {
+	CONTACTS,
+	CREATE_CLIENT,
+	failFirstRequestOf,
+	rateLimited,
+} from '../scenarios/contacts.mts';
 
 const service = useStandIn();
 
 const contacts = CONTACTS as unknown as IDataObject[];
+
+const GAVE_UP = (retries: number) =>
+	`The node gave up after ${retries} retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow.`;
 
 describe('Options', () => {
 	it('Max Retries When Busy 0: an item given a busy reply is sent once, not waited for, and the error names where the limits are', async () => {
@@ -18,24 +30,60 @@ describe('Options', () => {
 		);
 
 		expect(service().requests).toHaveLength(1);
-		expect(run.error?.description).toContain(
-			'The node did not wait, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow.',
-		);
-		expect(run.error?.description).toContain(
-			'If you know the service’s limit, set Options → Max Requests per Second to it;',
-		);
+		expect(service().clients()).toHaveLength(0);
+		expect(run.error?.message).toBe('Too many requests');
+		expect(run.error?.description).toContain(GAVE_UP(0));
+		expect(run.error?.description).toContain('The service asked to wait 1 s.');
 	});
 
-	it('Max Requests per Second 5: six contacts are spread over a second', async () => {
+	it('Max Retries When Busy 1: an item the service stays busy for is sent twice, then fails', async () => {
+		service().injectFault(rateLimited(), { times: 10 });
 		const run = await runStep(
 			service(),
-			{ ...CREATE_CLIENT, options: { maxPerSecond: 5 } },
-			{ items: contacts.slice(0, 6) },
+			{ ...CREATE_CLIENT, options: { maxRetries: 1 } },
+			{ items: contacts.slice(0, 1) },
 		);
 
-		expect(run.error).toBeUndefined();
-		const times = service().requests.map((request) => request.receivedAt);
-		expect(times).toHaveLength(6);
-		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(900);
+		expect(service().requests).toHaveLength(2);
+		expect(service().clients()).toHaveLength(0);
+		expect(run.error?.description).toContain(GAVE_UP(1));
+	});
+
+	it('Max Wait When Busy (Seconds): a Retry-After beyond it fails the item at once, sent once', async () => {
+		service().injectFault(rateLimited(5), { times: 10 });
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, options: { maxWaitSeconds: 4 } },
+			{ items: contacts.slice(0, 1) },
+		);
+
+		expect(service().requests).toHaveLength(1);
+		expect(run.error?.description).toContain(GAVE_UP(0));
+		expect(run.error?.description).toContain('The service asked to wait 5 s.');
+	});
+
+	it('without Options: a Retry-After of an hour, beyond the 300 s an item may wait, fails the item at once', async () => {
+		failFirstRequestOf(service(), ['crm-1'], rateLimited(3600));
+		const run = await runStep(service(), CREATE_CLIENT, {
+			items: contacts.slice(0, 2),
+			onError: 'continueRegularOutput',
+		});
+
+		// The other contact is created: only the item given the hour fails.
+		expect(service().requests).toHaveLength(2);
+		expect(
+			service()
+				.clients()
+				.map((client) => client.customKey),
+		).toEqual(['crm-2']);
+		expect(run.items).toEqual([
+			{
+				error: expect.objectContaining({
+					message: 'Too many requests',
+					description: expect.stringContaining('The service asked to wait 3600 s.'),
+				}),
+			},
+			expect.objectContaining({ customKey: 'crm-2' }),
+		]);
 	});
 });

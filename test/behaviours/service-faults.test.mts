@@ -1,6 +1,7 @@
 /**
  * Service faults: every way the service (or the network) can fail gives an n8n API error with
- * the service's own message where there is one, and a hint of what to do.
+ * the service's own message where there is one (n8n's own for a network failure), and a hint of
+ * what to do.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
@@ -19,14 +20,15 @@ const MAY_EXIST =
 	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
 const NO_WAITING = { options: { maxRetries: 0 } };
 const STILL_BUSY =
-	'The service is busy. The node did not wait, as far as Max Retries When Busy and Max Wait When Busy (Seconds) in Options allow. If you know the service’s limit, set Options → Max Requests per Second to it; or run the workflow again later.';
+	'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node gave up after 0 retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow.';
 
 interface FaultCase {
 	name: string;
 	fault?: Fault;
 	credentials?: IDataObject;
 	parameters?: IDataObject;
-	message: string | RegExp;
+	/** The message shown; none where it is n8n's own, for a network failure. */
+	message?: string | RegExp;
 	description: string | RegExp;
 	code?: string;
 	/** How many requests the service received, where that is the point. */
@@ -137,13 +139,13 @@ const faults: FaultCase[] = [
 	{
 		name: 'truncated JSON',
 		fault: { kind: 'truncated' },
-		message: /^The service sent an incomplete reply \(HTTP 20\d\): it may have been cut off$/,
+		message: /^The service sent a reply that is not JSON \(HTTP 20\d\)$/,
 		description: MAY_EXIST,
 	},
 	{
 		name: 'a reply without the contract',
 		fault: { kind: 'missingResource' },
-		message: 'The service replied "Contract created" but sent no contract record',
+		message: 'The service replied "Contract created" but sent no contract with its contractKey',
 		description: MAY_EXIST,
 		code: '201',
 	},
@@ -154,8 +156,7 @@ const faults: FaultCase[] = [
 			status: 201,
 			body: { code: '201', message: 'Contract created', contract: {} },
 		},
-		message:
-			'The service replied "Contract created" but sent a contract record without its contractKey',
+		message: 'The service replied "Contract created" but sent no contract with its contractKey',
 		description: MAY_EXIST,
 		code: '201',
 	},
@@ -175,8 +176,8 @@ const faults: FaultCase[] = [
 		name: 'a slow reply past the timeout',
 		fault: { kind: 'delay', ms: 3000 },
 		parameters: { requestOptions: { timeout: 300 } },
-		message: 'The service did not answer in time (timeout of 300ms exceeded)',
 		description: MAY_EXIST,
+		code: 'ECONNABORTED',
 	},
 	{
 		name: 'connection refused',
@@ -188,7 +189,6 @@ const faults: FaultCase[] = [
 	{
 		name: 'connection closed mid-reply',
 		fault: { kind: 'close' },
-		message: /^The connection closed before the reply was complete \(.+\)$/,
 		description: MAY_EXIST,
 	},
 ];
@@ -211,7 +211,7 @@ describe('service fault table', () => {
 		expect(items).toEqual([]);
 		expect(error?.name).toBe('NodeApiError');
 		if (typeof entry.message === 'string') expect(error?.message).toBe(entry.message);
-		else expect(error?.message).toMatch(entry.message);
+		else expect(error?.message).toMatch(entry.message ?? /\S/);
 		if (typeof entry.description === 'string') expect(error?.description).toBe(entry.description);
 		else expect(error?.description).toMatch(entry.description);
 		if (entry.code) expect((error as { httpCode?: string }).httpCode).toBe(entry.code);

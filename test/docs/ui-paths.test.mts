@@ -9,16 +9,15 @@
  *
  * How a path is found: in markdown, a bold span (`**…**`) with an arrow is one path, whole;
  * outside code, any other arrow starts a path of the longest labels the places know on either
- * side (so "set Request Rate → Max Requests per Second to it" reads as the path "Request Rate →
- * Max Requests per Second"). Each step must name a place inside the one before; the first may be
+ * side (so "allow more under Options → Max Retries When Busy now" reads as the path "Options →
+ * Max Retries When Busy"). Each step must name a place inside the one before; the first may be
  * any place. Labels match as n8n writes them, letter case included. An arrow that is not a path
  * is in ALLOWED below, with its reason.
  * Code (fenced and inline), HTML comments and the workflows' names are not read.
  *
  * And a text that tells the user to raise the Timeout gives a value that raises it: Timeout
  * counts milliseconds and is 10000 as soon as it is added, while without it the node waits
- * 300000 ms. The node's timeout message is checked as n8n runs it: it names where Timeout is and
- * a value above what the request had.
+ * 300000 ms.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,9 +31,7 @@ import type {
 } from 'n8n-workflow';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeTransportFailure } from '../../nodes/ContractSigning/wire/transport-failure';
 import { CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT } from '../engine/n8n-engine.mts';
-import { runStep, useStandIn } from '../helpers.mts';
 import { LABEL_TABLE } from './n8n-editor-labels.mts';
 
 /** The n8n whose editor the texts describe; the table's other column is for the e2e check. */
@@ -878,35 +875,5 @@ describe('how paths are checked', () => {
 		expect(path.problem).toBeUndefined();
 		const [operation] = findPaths(source('as returned by Client → Create. Map it'), places);
 		expect(operation.path).toBe('Client → Create');
-	});
-});
-
-describe('the node’s timeout messages give a Timeout above what the request had', () => {
-	const service = useStandIn();
-
-	it.each([
-		[WAIT_WITHOUT_TIMEOUT_MS, 'Timeout not set'],
-		[10_000, 'Timeout as added'],
-		[500, 'Timeout set low'],
-	])('a reply that did not come within %i ms (%s)', (waitedMs) => {
-		const { description } = describeTransportFailure(
-			'ETIMEDOUT',
-			`timeout of ${waitedMs}ms exceeded`,
-			waitedMs,
-		);
-		expect(timeoutHintProblems(description, waitedMs, places)).toEqual([]);
-	});
-
-	it('a read that ran out of its Timeout, as n8n runs it', async () => {
-		service().injectFault({ kind: 'silent' });
-		const { error } = await runStep(service(), {
-			resource: 'user',
-			operation: 'get',
-			clientKey: 'cli_1',
-			email: 'ada@example.com',
-			requestOptions: { timeout: 300 },
-		});
-		expect(error?.message).toMatch(/did not answer in time/);
-		expect(timeoutHintProblems(String(error?.description), 300, places)).toEqual([]);
 	});
 });

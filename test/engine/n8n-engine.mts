@@ -111,16 +111,36 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
+	/**
+	 * A generic `authenticate` as n8n's server applies it (packages/cli credentials-helper): each
+	 * value resolved as an expression with `$credentials`, set at its place in the request.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = this.credentialTypes[typeName]?.authenticate;
-		if (typeof authenticate !== 'function') {
-			throw new Error(`The credential type ${typeName} has no authenticate function`);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate?.type !== 'generic') {
+			throw new Error(`The credential type ${typeName} has no authenticate`);
 		}
-		return await authenticate(credentials, requestOptions);
+		const resolve = (value: unknown) =>
+			typeof value === 'string' && value.startsWith('=')
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+						$credentials: credentials,
+					})
+				: value;
+		const options = { ...requestOptions } as IHttpRequestOptions & Record<string, IDataObject>;
+		for (const [place, values] of Object.entries(authenticate.properties)) {
+			options[place] = { ...(options[place] ?? {}) };
+			for (const [key, value] of Object.entries(values as IDataObject)) {
+				options[place][key] = resolve(value) as IDataObject[string];
+			}
+		}
+		return options;
 	}
 
 	async preAuthentication() {
@@ -178,9 +198,9 @@ export interface RunOptions {
 	cancelWhen?: Promise<unknown>;
 }
 
-/** Runs Items → steps[0] → steps[1] … through WorkflowExecute and returns what n8n recorded. */
 let executions = 0;
 
+/** Runs Items → steps[0] → steps[1] … through WorkflowExecute and returns what n8n recorded. */
 export async function runWorkflow(steps: Step[], options: RunOptions): Promise<WorkflowRun> {
 	const { nodeTypes, credentialTypes, nodeType } = await loadPackage();
 	const source: INode = {

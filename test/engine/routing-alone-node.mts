@@ -20,7 +20,7 @@ export const routingAloneNode: INodeType = {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// The credential's `authenticate` sets the base URL too; this is how a declarative node says it.
+		// The base URL from the credential, as a declarative node takes it; the credential sets the key.
 		requestDefaults: {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },

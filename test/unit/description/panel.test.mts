@@ -1,3 +1,10 @@
+/**
+ * The panel is data: each operation's option in its Operation field carries the request, and each
+ * field its `routing.send`, the place in the body n8n's routing puts its value. n8n routes only the
+ * fields a panel shows (NodeHelpers.displayParameter, as its editor decides what to show), and the
+ * operation's preSend (shared/envelope.ts) keeps only the paths its rules name. So each field a
+ * panel shows that takes a value must be routed to a path the operation's rules name.
+ */
 import { existsSync } from 'node:fs';
 import {
 	NodeHelpers,
@@ -7,11 +14,22 @@ import {
 } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { ContractSigning } from '../../../nodes/ContractSigning/ContractSigning.node';
-import { wireFields } from '../../../nodes/ContractSigning/description/operation';
-import { operations } from '../../../nodes/ContractSigning/resources';
+import { clientCreateRules } from '../../../nodes/ContractSigning/resources/client/create';
+import { contractCreateRules } from '../../../nodes/ContractSigning/resources/contract/create';
+import { userGetRules } from '../../../nodes/ContractSigning/resources/user/get';
+import type { EnvelopeRules } from '../../../nodes/ContractSigning/shared/envelope';
 
 const { properties, version } = new ContractSigning().description;
 const SELECTORS = ['resource', 'operation'];
+/** Fields every operation shows that send nothing to the service themselves. */
+const SETTINGS = ['simple', 'options'];
+
+/** Each operation's rules, by `resource:operation`: what its preSend keeps and checks. */
+const RULES: Record<string, EnvelopeRules> = {
+	'client:create': clientCreateRules,
+	'contract:create': contractCreateRules,
+	'user:get': userGetRules,
+};
 
 const resourceOptions = properties.find(({ name }) => name === 'resource')!
 	.options as INodePropertyOptions[];
@@ -28,6 +46,7 @@ const offered = resourceOptions.flatMap((resource) =>
 			resource: String(resource.value),
 			operation: String(option.value),
 			label: `${resource.name} → ${option.name}`,
+			option,
 		})),
 );
 
@@ -61,14 +80,31 @@ function panel(values: INodeParameters): INodeProperties[] {
 
 const names = (values: INodeParameters) => panel(values).map(({ name }) => name);
 
+/** Where a field's value goes in the body, under `data.`; for a collection, each option's. */
+function routedPaths(property: INodeProperties): Array<{ field: string; path?: string }> {
+	if (property.type === 'collection') {
+		return (property.options as INodeProperties[]).flatMap((option) =>
+			routedPaths(option).map(({ field, path }) => ({ field: `${property.name}.${field}`, path })),
+		);
+	}
+	const sent = property.routing?.send;
+	const path =
+		sent?.type === 'body' && typeof sent.property === 'string' ? sent.property : undefined;
+	return [{ field: property.name, path: path?.replace(/^data\./, '') }];
+}
+
+/** The fields of a panel that take a value, each with where routing puts it. */
+function valueFields(values: INodeParameters) {
+	return panel(values)
+		.filter(({ type, noDataExpression, name }) => type !== 'notice' && !noDataExpression)
+		.filter(({ name }) => !SETTINGS.includes(name))
+		.flatMap(routedPaths);
+}
+
 describe('the panel', () => {
-	it('offers exactly the operations the node sends, each with the output schema n8n shows before a run', () => {
+	it('offers each operation with its rules, and the output schema n8n shows before a run', () => {
 		expect(offered.map(({ resource, operation }) => `${resource}:${operation}`).sort()).toEqual(
-			Object.entries(operations)
-				.flatMap(([resource, byValue]) =>
-					Object.keys(byValue).map((value) => `${resource}:${value}`),
-				)
-				.sort(),
+			Object.keys(RULES).sort(),
 		);
 		// The editor asks for the node's exact version, padded as in v1.0.0, and falls back to none.
 		for (const each of [version].flat()) {
@@ -77,6 +113,18 @@ describe('the panel', () => {
 				const schema = `../../../nodes/ContractSigning/__schema__/${folder}/${resource}/${operation}.json`;
 				expect(existsSync(new URL(schema, import.meta.url)), schema).toBe(true);
 			}
+		}
+	});
+
+	it('sends each operation to its resource, through the node’s send, its preSend and its reply check', () => {
+		for (const { resource, label, option } of offered) {
+			const { request, send, output } = option.routing ?? {};
+			expect(request, label).toMatchObject({ method: 'POST', url: `/v1/${resource}` });
+			expect(request?.body, label).toEqual({ data: { action: expect.any(String) } });
+			// paginate hands the item to the node's send (shared/send.ts): busy waits, Retry On Fail.
+			expect(send?.paginate, label).toBe(true);
+			expect(send?.preSend, label).toHaveLength(1);
+			expect(output?.postReceive, label).toHaveLength(2);
 		}
 	});
 
@@ -117,27 +165,51 @@ describe('the panel', () => {
 		]);
 	});
 
-	it('sends every field its panel shows that takes a value, and no field it does not show', () => {
+	it('routes every field a panel shows that takes a value to a path its operation’s rules keep', () => {
 		for (const { resource, operation, label } of offered) {
-			const sent = wireFields(operations[resource][operation]);
+			const { labels } = RULES[`${resource}:${operation}`];
 			for (const values of settingsOf(resource, operation)) {
-				const onPanel = panel(values)
-					.filter(({ type, noDataExpression }) => type !== 'notice' && !noDataExpression)
-					.map(({ name }) => name)
-					.filter((name) => !['simple', 'options'].includes(name));
-				const read = sent
-					.filter(({ shownWhen }) =>
-						shownWhen.every(([name, allowed]) => allowed.includes(values[name])),
-					)
-					.map(({ property, within }) => within ?? property.name);
-				expect([...new Set(read)], `${label} ${JSON.stringify(values)}`).toEqual(onPanel);
+				const lost = valueFields(values).filter(({ path }) => !path || !(path in labels));
+				expect(lost, `${label} ${JSON.stringify(values)}`).toEqual([]);
 			}
 		}
 	});
 
-	it('describes each field once: n8n evaluates every field of the description for every item', () => {
-		const fields = properties.map(({ name }) => name).filter((name) => name !== 'operation');
-		expect(fields).toEqual([...new Set(fields)]);
+	it('routes no two fields of one panel to the same path, and every path the rules name from some panel', () => {
+		for (const { resource, operation, label } of offered) {
+			const settings = settingsOf(resource, operation);
+			for (const values of settings) {
+				const paths = valueFields(values).map(({ path }) => path);
+				expect(paths, `${label} ${JSON.stringify(values)}`).toEqual([...new Set(paths)]);
+			}
+			const routed = new Set(settings.flatMap((values) => valueFields(values).map((f) => f.path)));
+			const { labels } = RULES[`${resource}:${operation}`];
+			expect(
+				Object.keys(labels).filter((path) => !routed.has(path)),
+				label,
+			).toEqual([]);
+		}
+	});
+
+	it('labels each path as its field shows on the panel, so that messages name what the user sees', () => {
+		const displayNames = new Map<string, string>();
+		const collect = (property: INodeProperties, field: string) => {
+			displayNames.set(field, property.displayName);
+			if (property.type === 'collection') {
+				for (const option of property.options as INodeProperties[]) {
+					collect(option, `${field}.${option.name}`);
+				}
+			}
+		};
+		for (const { resource, operation, label } of offered) {
+			const { labels } = RULES[`${resource}:${operation}`];
+			for (const values of settingsOf(resource, operation)) {
+				for (const property of panel(values)) collect(property, property.name);
+				for (const { field, path } of valueFields(values)) {
+					expect(labels[path!], `${label}: ${field}`).toBe(displayNames.get(field));
+				}
+			}
+		}
 	});
 
 	it('shows every field on some panel', () => {

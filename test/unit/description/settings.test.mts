@@ -26,16 +26,34 @@ describe('the settings panel', () => {
 		expect(description.defaultVersion).toBeUndefined();
 	});
 
-	it('shows Simplify and Options, the limits in alphabetical order', () => {
+	it('shows Simplify and Options, whose two limits for a busy service are in alphabetical order', () => {
 		const [simplify, options, ...rest] = settingsPanel();
 		expect(rest).toEqual([]);
 		expect(simplify.displayName).toBe('Simplify');
 		expect(options).toMatchObject({ displayName: 'Options', placeholder: 'Add option' });
 		expect(labels(options)).toEqual([
-			'Max Requests at Once (maxAtOnce)',
-			'Max Requests per Second (maxPerSecond)',
 			'Max Retries When Busy (maxRetries)',
 			'Max Wait When Busy (Seconds) (maxWaitSeconds)',
+		]);
+	});
+
+	it('waits for a busy service up to 10 times and 300 seconds per item, unless Options say otherwise', () => {
+		const [, options] = settingsPanel();
+		expect(
+			(options.options as INodeProperties[]).map(({ name, type, default: value, typeOptions }) => ({
+				name,
+				type,
+				value,
+				typeOptions,
+			})),
+		).toEqual([
+			{ name: 'maxRetries', type: 'number', value: 10, typeOptions: { minValue: 0, maxValue: 50 } },
+			{
+				name: 'maxWaitSeconds',
+				type: 'number',
+				value: 300,
+				typeOptions: { minValue: 0, maxValue: 3600 },
+			},
 		]);
 	});
 });

@@ -162,7 +162,7 @@ describe('texts a non-developer reads at a glance', () => {
 		);
 		const files = [
 			...sourceFiles(join(ROOT, 'nodes', 'ContractSigning', 'resources')),
-			...sourceFiles(join(ROOT, 'nodes', 'ContractSigning', 'wire')),
+			...sourceFiles(join(ROOT, 'nodes', 'ContractSigning', 'shared')),
 			join(ROOT, 'credentials', 'ContractSigningApi.credentials.ts'),
 		];
 		const messages = files

@@ -1,70 +1,37 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { customKeyField, emailField, fullnameField } from '../fields';
-import { mayExistHint, quoted, type Operation } from '../../description/operation';
+import type { EnvelopeRules } from '../../shared/envelope';
+import { customKeyField, emailField, fullnameField } from '../../shared/fields';
 
 const showOnlyForClientCreate = { resource: ['client'], operation: ['create'] };
 
-const userValues: INodeProperties[] = [
-	{
-		displayName: 'Full Name',
-		name: 'fullname',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Nathan Smith',
-		description: 'Full name of the person or company',
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. nathan@example.com',
-		description: 'Email address',
-	},
-	{
-		displayName: 'Custom Key',
-		name: 'customKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. crm-contact-1042',
-		description: 'Your own reference for the user, such as the contact ID in your CRM',
-	},
-];
-
-export const organizationField: INodeProperties = {
-	displayName: 'Organization',
-	name: 'organization',
-	type: 'string',
-	displayOptions: { show: showOnlyForClientCreate },
-	default: '',
-	placeholder: 'e.g. Analytical Engines Ltd',
-	description: 'Name of the client’s organization',
-};
-
-const usersField: INodeProperties = {
-	displayName: 'Users',
-	name: 'users',
-	type: 'fixedCollection',
-	displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['fields'] } },
-	placeholder: 'Add User',
-	typeOptions: { multipleValues: true, sortable: true },
-	default: {},
-	description: 'Users created together with the client. The first one is the default user.',
-	options: [{ displayName: 'User', name: 'user', values: userValues }],
-};
-
-const usersListField: INodeProperties = {
-	displayName: 'Users',
-	name: 'usersList',
-	type: 'json',
-	displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['list'] } },
-	default: '[]',
-	placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
-	description:
-		'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
-};
+const userValues: INodeProperties[] = [fullnameField, emailField, customKeyField];
 
 export const clientCreateDescription: INodeProperties[] = [
+	{
+		...fullnameField,
+		displayOptions: { show: showOnlyForClientCreate },
+		routing: { send: { type: 'body', property: 'data.client.fullname' } },
+	},
+	{
+		...emailField,
+		displayOptions: { show: showOnlyForClientCreate },
+		routing: { send: { type: 'body', property: 'data.client.email' } },
+	},
+	{
+		displayName: 'Organization',
+		name: 'organization',
+		type: 'string',
+		displayOptions: { show: showOnlyForClientCreate },
+		default: '',
+		placeholder: 'e.g. Analytical Engines Ltd',
+		description: 'Name of the client’s organization',
+		routing: { send: { type: 'body', property: 'data.client.organization' } },
+	},
+	{
+		...customKeyField,
+		displayOptions: { show: showOnlyForClientCreate },
+		routing: { send: { type: 'body', property: 'data.client.customKey' } },
+	},
 	{
 		displayName: 'Add Users',
 		name: 'usersInput',
@@ -90,26 +57,84 @@ export const clientCreateDescription: INodeProperties[] = [
 		displayOptions: { show: showOnlyForClientCreate },
 		default: '',
 	},
-	usersField,
-	usersListField,
+	{
+		displayName: 'Users',
+		name: 'users',
+		type: 'fixedCollection',
+		displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['fields'] } },
+		placeholder: 'Add User',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: {},
+		description: 'Users created together with the client. The first one is the default user.',
+		options: [{ displayName: 'User', name: 'user', values: userValues }],
+		routing: { send: { type: 'body', property: 'data.client.users' } },
+	},
+	{
+		displayName: 'Users',
+		name: 'usersList',
+		type: 'json',
+		displayOptions: { show: { ...showOnlyForClientCreate, usersInput: ['list'] } },
+		default: '[]',
+		placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
+		description:
+			'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
+		routing: { send: { type: 'body', property: 'data.client.users' } },
+	},
 ];
+
+const clientIdentity: Array<[string, string]> = [
+	['customKey', 'Custom Key'],
+	['email', 'Email'],
+	['fullname', 'Full Name'],
+	['organization', 'Organization'],
+];
+
+function clientToLookFor(data: IDataObject): string {
+	const client = (data.client ?? {}) as IDataObject;
+	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
+	return known ? `a client with '${known[1]}' "${String(client[known[0]])}"` : 'a client';
+}
+
+export const clientCreateRules: EnvelopeRules = {
+	labels: {
+		'client.fullname': 'Full Name',
+		'client.email': 'Email',
+		'client.organization': 'Organization',
+		'client.customKey': 'Custom Key',
+		'client.users': 'Users',
+	},
+	list: {
+		path: 'client.users',
+		group: 'user',
+		labels: { fullname: 'Full Name', email: 'Email', customKey: 'Custom Key' },
+	},
+	anyOf: {
+		paths: [
+			'client.fullname',
+			'client.email',
+			'client.organization',
+			'client.customKey',
+			'client.users',
+		],
+		message: 'There is nothing to create the client from',
+		fix: "Fill in at least one of 'Full Name', 'Email', 'Organization', 'Custom Key' or 'Users'.",
+	},
+	emails: ['client.email'],
+	mayExist: { record: 'client', lookFor: clientToLookFor },
+};
 
 /** The flat item the next steps map: keys first, then what was sent for the client and each user. */
 export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject): IDataObject {
 	const created = reply.client as IDataObject;
 	const sent = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
 	const { users: sentUsers = [], ...clientFields } = sent as { users?: IDataObject[] };
-	const createdUsers = (Array.isArray(created.users) ? created.users : []) as unknown[];
-	const users = createdUsers.map((user, index) => {
-		// The client exists by now: an odd user entry must not make its keys get lost.
-		const entry = (typeof user === 'object' && user !== null ? user : {}) as IDataObject;
-		return {
-			userKey: entry.userKey,
-			default: entry.default,
-			createTime: entry.createTime,
-			...sentUsers[index],
-		};
-	});
+	const createdUsers = (Array.isArray(created.users) ? created.users : []) as IDataObject[];
+	const users = createdUsers.map((user, index) => ({
+		userKey: user?.userKey,
+		default: user?.default,
+		createTime: user?.createTime,
+		...sentUsers[index],
+	}));
 	const defaultUser = users.find((user) => user.default === true);
 	return {
 		clientKey: created.clientKey,
@@ -119,48 +144,3 @@ export function simplifyClientCreated(reply: IDataObject, envelope: IDataObject)
 		users,
 	};
 }
-
-const clientIdentity: Array<[string, string]> = [
-	['customKey', 'Custom Key'],
-	['email', 'Email'],
-	['fullname', 'Full Name'],
-	['organization', 'Organization'],
-];
-
-/** Where to look for a client the service may have created without confirming it. */
-function clientMayExist(envelope: IDataObject): string {
-	const client = ((envelope.data as IDataObject | undefined)?.client ?? {}) as IDataObject;
-	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
-	const which = known ? ` with ${quoted(known[1])} "${String(client[known[0]])}"` : '';
-	return mayExistHint('client', `a client${which}`);
-}
-
-export const clientCreate: Operation = {
-	action: 'create',
-	fields: [
-		{ property: fullnameField, path: 'data.client.fullname' },
-		{ property: emailField, path: 'data.client.email' },
-		{ property: organizationField, path: 'data.client.organization' },
-		{ property: customKeyField, path: 'data.client.customKey' },
-		{ property: usersField, path: 'data.client.users' },
-		{ property: usersListField, path: 'data.client.users' },
-	],
-	rules: {
-		anyOf: {
-			paths: [
-				'data.client.fullname',
-				'data.client.email',
-				'data.client.organization',
-				'data.client.customKey',
-				'data.client.users',
-			],
-			message: 'There is nothing to create the client from',
-			fix: "Fill in at least one of 'Full Name', 'Email', 'Organization', 'Custom Key' or 'Users'.",
-		},
-		emails: ['data.client.email', 'data.client.users[].email'],
-	},
-	record: { member: 'client', key: 'clientKey' },
-	notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
-	creates: { mayExist: clientMayExist },
-	simplify: simplifyClientCreated,
-};

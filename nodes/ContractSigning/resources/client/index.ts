@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { Operations } from '../../description/operation';
-import { clientCreate, clientCreateDescription } from './create';
+import { finishEnvelope } from '../../shared/envelope';
+import { checkReply, simplifyWith } from '../../shared/reply';
+import { clientCreateRules, simplifyClientCreated } from './create';
 
 export const clientOperation: INodeProperties = {
 	displayName: 'Operation',
@@ -15,13 +16,21 @@ export const clientOperation: INodeProperties = {
 			action: 'Create a client',
 			description:
 				'Create a client, with its users if you add them. Returns the keys of the client and its users.',
-			routing: { request: { method: 'POST', url: '/v1/client' }, send: { paginate: true } },
+			routing: {
+				request: { method: 'POST', url: '/v1/client', body: { data: { action: 'create' } } },
+				send: { paginate: true, preSend: [finishEnvelope(clientCreateRules)] },
+				output: {
+					postReceive: [
+						checkReply({
+							member: 'client',
+							key: 'clientKey',
+							notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
+						}),
+						simplifyWith(simplifyClientCreated),
+					],
+				},
+			},
 		},
 	],
 	default: 'create',
 };
-
-/** The client's fields after the Custom Key: its users. */
-export const clientDescription: INodeProperties[] = [...clientCreateDescription];
-
-export const clientOperations: Operations = { create: clientCreate };

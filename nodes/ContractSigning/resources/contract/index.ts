@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { Operations } from '../../description/operation';
-import { contractCreate, contractCreateDescription } from './create';
+import { finishEnvelope } from '../../shared/envelope';
+import { checkReply, simplifyWith } from '../../shared/reply';
+import { contractCreateRules, simplifyContractCreated } from './create';
 
 export const contractOperation: INodeProperties = {
 	displayName: 'Operation',
@@ -15,13 +16,22 @@ export const contractOperation: INodeProperties = {
 			action: 'Create a contract',
 			description:
 				'Create a contract for a client, from a template if you choose one. Returns the contract’s key.',
-			routing: { request: { method: 'POST', url: '/v1/contract' }, send: { paginate: true } },
+			routing: {
+				request: { method: 'POST', url: '/v1/contract', body: { data: { action: 'create' } } },
+				send: { paginate: true, preSend: [finishEnvelope(contractCreateRules)] },
+				output: {
+					postReceive: [
+						checkReply({
+							member: 'contract',
+							key: 'contractKey',
+							notFoundHint:
+								"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
+						}),
+						simplifyWith(simplifyContractCreated),
+					],
+				},
+			},
 		},
 	],
 	default: 'create',
 };
-
-/** The contract's own fields, after the Client Key. */
-export const contractDescription: INodeProperties[] = [...contractCreateDescription];
-
-export const contractOperations: Operations = { create: contractCreate };

@@ -1,18 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { clientKeyField, customKeyField, emailField, fullnameField } from '../fields';
-import type { Operation } from '../../description/operation';
+import type { EnvelopeRules } from '../../shared/envelope';
+import { customKeyField, emailField, fullnameField } from '../../shared/fields';
 
 const showOnlyForUserGet = { resource: ['user'], operation: ['get'] };
-
-const userKeyField: INodeProperties = {
-	displayName: 'User Key',
-	name: 'userKey',
-	type: 'string',
-	displayOptions: { show: showOnlyForUserGet },
-	default: '',
-	placeholder: 'e.g. {{ $json.defaultUserKey }}',
-	description: 'Key of the user, as returned by Client → Create',
-};
 
 export const userGetDescription: INodeProperties[] = [
 	{
@@ -23,40 +13,56 @@ export const userGetDescription: INodeProperties[] = [
 		displayOptions: { show: showOnlyForUserGet },
 		default: '',
 	},
-	userKeyField,
+	{
+		displayName: 'User Key',
+		name: 'userKey',
+		type: 'string',
+		displayOptions: { show: showOnlyForUserGet },
+		default: '',
+		placeholder: 'e.g. {{ $json.defaultUserKey }}',
+		description: 'Key of the user, as returned by Client → Create',
+		routing: { send: { type: 'body', property: 'data.user.userKey' } },
+	},
+	{
+		...fullnameField,
+		displayOptions: { show: showOnlyForUserGet },
+		routing: { send: { type: 'body', property: 'data.user.fullname' } },
+	},
+	{
+		...emailField,
+		displayOptions: { show: showOnlyForUserGet },
+		routing: { send: { type: 'body', property: 'data.user.email' } },
+	},
+	{
+		...customKeyField,
+		displayOptions: { show: showOnlyForUserGet },
+		routing: { send: { type: 'body', property: 'data.user.customKey' } },
+	},
 ];
+
+export const userGetRules: EnvelopeRules = {
+	labels: {
+		clientKey: 'Client Key',
+		'user.userKey': 'User Key',
+		'user.fullname': 'Full Name',
+		'user.email': 'Email',
+		'user.customKey': 'Custom Key',
+	},
+	required: [
+		{
+			path: 'clientKey',
+			fix: 'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
+		},
+	],
+	anyOf: {
+		paths: ['user.userKey', 'user.fullname', 'user.email', 'user.customKey'],
+		message: 'There is nothing to find the user by',
+		fix: "Fill in at least one of 'User Key', 'Full Name', 'Email' or 'Custom Key'.",
+	},
+	emails: ['user.email'],
+};
 
 /** The user record, as the service returns it. */
 export function simplifyUserFound(reply: IDataObject): IDataObject {
 	return reply.user as IDataObject;
 }
-
-export const userGet: Operation = {
-	action: 'read',
-	fields: [
-		{ property: clientKeyField, path: 'data.clientKey' },
-		{ property: userKeyField, path: 'data.user.userKey' },
-		{ property: fullnameField, path: 'data.user.fullname' },
-		{ property: emailField, path: 'data.user.email' },
-		{ property: customKeyField, path: 'data.user.customKey' },
-	],
-	rules: {
-		required: [
-			{
-				path: 'data.clientKey',
-				fix: 'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
-			},
-		],
-		anyOf: {
-			paths: ['data.user.userKey', 'data.user.fullname', 'data.user.email', 'data.user.customKey'],
-			message: 'There is nothing to find the user by',
-			fix: "Fill in at least one of 'User Key', 'Full Name', 'Email' or 'Custom Key'.",
-		},
-		emails: ['data.user.email'],
-	},
-	record: { member: 'user', key: 'userKey' },
-	notFoundHint:
-		"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
-	creates: false,
-	simplify: simplifyUserFound,
-};

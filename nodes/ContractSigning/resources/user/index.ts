@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { Operations } from '../../description/operation';
-import { userGet, userGetDescription } from './get';
+import { finishEnvelope } from '../../shared/envelope';
+import { checkReply, simplifyWith } from '../../shared/reply';
+import { simplifyUserFound, userGetRules } from './get';
 
 export const userOperation: INodeProperties = {
 	displayName: 'Operation',
@@ -15,13 +16,22 @@ export const userOperation: INodeProperties = {
 			action: 'Get a user',
 			description:
 				'Find a user of a client by their key, name, email or your own reference. Returns the user.',
-			routing: { request: { method: 'POST', url: '/v1/user' }, send: { paginate: true } },
+			routing: {
+				request: { method: 'POST', url: '/v1/user', body: { data: { action: 'read' } } },
+				send: { paginate: true, preSend: [finishEnvelope(userGetRules)] },
+				output: {
+					postReceive: [
+						checkReply({
+							member: 'user',
+							key: 'userKey',
+							notFoundHint:
+								"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
+						}),
+						simplifyWith(simplifyUserFound),
+					],
+				},
+			},
 		},
 	],
 	default: 'get',
 };
-
-/** The user's own fields, after the Client Key and before the Full Name, Email and Custom Key. */
-export const userDescription: INodeProperties[] = [...userGetDescription];
-
-export const userOperations: Operations = { get: userGet };

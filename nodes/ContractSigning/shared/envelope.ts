@@ -1,0 +1,216 @@
+/**
+ * The `preSend` of every operation: routing has put each shown field at its place in the body;
+ * this makes the body what the service takes, or stops the item before anything is sent.
+ */
+import {
+	NodeOperationError,
+	UserError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type PreSendAction,
+} from 'n8n-workflow';
+import { keepSent } from './sent';
+
+/** An operation's fields by their path under `data`, each with the label the panel shows. */
+export interface EnvelopeRules {
+	labels: Record<string, string>;
+	/** A list field: its path, the group its rows come in (`user`) and each entry's fields. */
+	list?: { path: string; group: string; labels: Record<string, string> };
+	required?: Array<{ path: string; fix: string }>;
+	anyOf?: { paths: string[]; message: string; fix: string };
+	emails?: string[];
+	/** For a create: what the service may have made, to look for when it did not confirm. */
+	mayExist?: { record: string; lookFor: (data: IDataObject) => string };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const BLANKS = '[\\s\\u0085\\u180e\\u200b-\\u200d\\u2060\\ufeff]+';
+const EDGE_BLANKS = new RegExp(`^${BLANKS}|${BLANKS}$`, 'g');
+
+/** Input the service would not take: what is wrong and, as its description, the fix. */
+function inputError(message: string, fix: string): UserError {
+	return new UserError(message, { description: fix });
+}
+
+/** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives), from any realm. */
+function isDate(value: unknown): boolean {
+	return (
+		Object.prototype.toString.call(value) === '[object Date]' ||
+		(value as { isLuxonDateTime?: unknown } | null)?.isLuxonDateTime === true
+	);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return Object.prototype.toString.call(value) === '[object Object]' && !isDate(value);
+}
+
+function describe(value: unknown): string {
+	if (isDate(value)) return 'a date';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'number') return `the number ${String(value)}`;
+	if (typeof value === 'boolean') return `the value ${String(value)}`;
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Text as sent: trimmed, a number as its digits, a date as ISO 8601; nothing for an empty value. */
+function toText(value: unknown, label: string, email: boolean): string | undefined {
+	let text: string | undefined;
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') text = value.replace(EDGE_BLANKS, '');
+	else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+	else if (isDate(value) && !Number.isNaN((value as Date).valueOf())) {
+		const date = value as { toISO?: () => string; toISOString?: () => string };
+		text = date.toISO?.() ?? date.toISOString?.();
+	} else {
+		throw inputError(
+			`${label} must be text, but it is ${describe(value)}`,
+			isDate(value)
+				? `Give a valid date, or text such as {{ $now.toFormat('yyyy-MM-dd') }}.`
+				: `Set ${label} to a single text value, for example an expression such as {{ $json.name }}.`,
+		);
+	}
+	if (text && email && !EMAIL.test(text)) {
+		throw inputError(
+			`${label} "${text}" is not an email address`,
+			`Enter an address such as name@example.com in ${label}, or leave it empty.`,
+		);
+	}
+	return text || undefined;
+}
+
+/** One entry of a list: an object of the list's fields, each finished as text. */
+function toEntry(
+	entry: unknown,
+	index: number,
+	rules: NonNullable<EnvelopeRules['list']>,
+	label: string,
+): IDataObject {
+	const known = Object.keys(rules.labels).map((name) => `'${name}'`);
+	const where = `'${label}', entry ${index + 1}`;
+	if (!isPlainObject(entry)) {
+		throw inputError(
+			`${where} must be an object, but it is ${describe(entry)}`,
+			`Give each entry of '${label}' as an object with one or more of ${known.join(', ')}.`,
+		);
+	}
+	const finished: IDataObject = {};
+	for (const [key, field] of Object.entries(entry)) {
+		const fieldLabel = rules.labels[key];
+		if (fieldLabel === undefined) {
+			if (field === undefined || field === null || field === '') continue;
+			throw inputError(
+				`${where} has a field "${key}" that the service does not accept`,
+				`Give each entry of '${label}' only ${known.join(', ')}.`,
+			);
+		}
+		const text = toText(field, `${where}: '${fieldLabel}'`, key === 'email');
+		if (text !== undefined) finished[key] = text;
+	}
+	if (Object.keys(finished).length > 0) return finished;
+	throw inputError(`${where} is empty`, `Fill in at least one field of ${where}, or remove it.`);
+}
+
+/** A list from the field's rows (`{ user: [...] }`), JSON text or an expression's list. */
+function toList(value: unknown, rules: NonNullable<EnvelopeRules['list']>, label: string) {
+	if (isPlainObject(value) && Object.keys(value).every((key) => key === rules.group)) {
+		value = value[rules.group];
+	}
+	if (typeof value === 'string') {
+		if (!value.trim()) return undefined;
+		try {
+			value = JSON.parse(value);
+		} catch {
+			throw inputError(
+				`'${label}' is not a valid list`,
+				`Enter a JSON list such as [{ "fullname": "…" }], or map a list with an expression.`,
+			);
+		}
+	}
+	if (value === undefined || value === null) return undefined;
+	if (!Array.isArray(value)) {
+		throw inputError(
+			`'${label}' must be a list, but it is ${describe(value)}`,
+			`Give '${label}' as a list of objects, for example an expression such as {{ $json.contacts }}.`,
+		);
+	}
+	const entries = value.map((entry: unknown, index) => toEntry(entry, index, rules, label));
+	return entries.length ? entries : undefined;
+}
+
+function valueAt(data: IDataObject, path: string): unknown {
+	return path.split('.').reduce<unknown>((node, key) => (node as IDataObject)?.[key], data);
+}
+
+function setAt(data: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let node = data;
+	for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as IDataObject;
+	node[keys[keys.length - 1]] = value as IDataObject[string];
+}
+
+/** The `data` the service takes: each field finished at its path, the rules checked. */
+export function finishData(sent: IDataObject, rules: EnvelopeRules): IDataObject {
+	const data: IDataObject = { action: sent.action };
+	for (const [path, label] of Object.entries(rules.labels)) {
+		const value =
+			path === rules.list?.path
+				? toList(valueAt(sent, path), rules.list, label)
+				: toText(valueAt(sent, path), `'${label}'`, rules.emails?.includes(path) === true);
+		if (value !== undefined) setAt(data, path, value);
+	}
+	for (const { path, fix } of rules.required ?? []) {
+		if (valueAt(data, path) === undefined)
+			throw inputError(`'${rules.labels[path]}' is empty`, fix);
+	}
+	const { anyOf } = rules;
+	if (anyOf && anyOf.paths.every((path) => valueAt(data, path) === undefined)) {
+		throw inputError(anyOf.message, anyOf.fix);
+	}
+	return data;
+}
+
+/** Simplify as set; text from an expression counts only as "true" or "false". */
+function simplifyOf(value: unknown): boolean {
+	const text = String(value).trim().toLowerCase();
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw inputError(
+		`'Simplify' must be true or false, but it is ${JSON.stringify(value) ?? String(value)}`,
+		"Switch 'Simplify' on or off, or give an expression that results in true or false.",
+	);
+}
+
+/**
+ * The operation's `preSend`. Input it refuses stops the item before anything is sent: under On
+ * Error → Continue as the item's error, which the send gives as its output (shared/send.ts),
+ * since n8n would give it without the item's fields.
+ */
+export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const body = (requestOptions.body ?? {}) as IDataObject;
+		let data: IDataObject;
+		let simplify: boolean;
+		try {
+			data = finishData((body.data ?? {}) as IDataObject, rules);
+			simplify = simplifyOf(this.getNodeParameter('simple', true));
+		} catch (error) {
+			const { message, description } = error as UserError;
+			if (this.continueOnFail()) {
+				keepSent(this, { refused: { error: { message, description } } });
+				return requestOptions;
+			}
+			throw new NodeOperationError(this.getNode(), message, {
+				description: description ?? undefined,
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		requestOptions.body = { data };
+		// For a create, where to look for a record the service may have made without confirming it.
+		const { record, lookFor } = rules.mayExist ?? {};
+		const mayExist =
+			lookFor &&
+			`The ${record} may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for ${lookFor(data)} before you run this item again.`;
+		keepSent(this, { envelope: { data }, simplify, mayExist });
+		return requestOptions;
+	};
+}

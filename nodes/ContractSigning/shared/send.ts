@@ -1,0 +1,148 @@
+/**
+ * The node's `requestOperations.pagination`, which n8n's routing calls for each item once the
+ * request is built and checked: it sends with `this.makeRoutingRequest` (n8n's own send, then the
+ * operation's `postReceive`), as n8n's Okta node wraps its send, and adds three things routing
+ * leaves to the node: a busy service waited out, Retry On Fail that never sends a finished item
+ * again, and the item's error as its output under On Error → Continue.
+ */
+import {
+	NodeApiError,
+	sleep,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+import { TRY_LATER, type FailureContext, type Outcome } from './reply';
+import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
+
+export const DEFAULT_MAX_RETRIES = 10;
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+const LONGEST_BACKOFF_MS = 30_000;
+
+const CHECK = "Check 'Base URL' in the Contract Signing credential";
+/** Network failures by code: whether the request left, and the hint n8n's own message lacks. */
+const NETWORK: Record<string, [Outcome, string]> = {
+	ECONNREFUSED: ['busy', `Nothing answers at the Base URL. ${CHECK} and that the service is up.`],
+	EAI_AGAIN: ['busy', `Nothing was sent: the name server did not answer. ${TRY_LATER}`],
+	ENOTFOUND: ['refused', `Nothing was sent: the Base URL’s host name is unknown. ${CHECK}.`],
+	ECONNABORTED: [
+		'unknown',
+		`The reply did not come in time, or the connection closed before it was whole. ${TRY_LATER} To give the service more time, add Timeout under the node’s Settings → Request Options.`,
+	],
+	ERR_INVALID_URL: ['refused', `Nothing was sent: the Base URL is not a web address. ${CHECK}.`],
+	TLS: [
+		'refused',
+		`Nothing was sent: the service’s secure connection could not be trusted. ${CHECK}; for a certificate of your own organisation, turn on Ignore SSL Issues under the node’s Settings → Request Options.`,
+	],
+	// No network code and not axios's: it came before the request, such as a credential n8n cannot read.
+	'': ['refused', 'Nothing was sent. Check the Contract Signing credential.'],
+};
+const TLS =
+	/^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
+
+type Failure = NodeApiError & { context: Partial<FailureContext> & IDataObject };
+
+/** The network's code of a failed request: n8n 2.x keeps the error as `cause`, 1.x its code as `httpCode`. */
+function networkCode(error: Failure): string | undefined {
+	const cause = error.cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
+	return [cause?.code, cause?.cause?.code, error.httpCode].find(
+		(code): code is string => typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code),
+	);
+}
+
+/** What a failure means for the item; a network failure gets the hint n8n's message lacks. */
+function classify(error: Failure): Outcome {
+	if (error.context?.outcome) return error.context.outcome;
+	let code = networkCode(error) ?? '';
+	if (TLS.test(code)) code = 'TLS';
+	if (!code && (error.cause as { isAxiosError?: unknown })?.isAxiosError) code = 'sent';
+	const [outcome, hint] = NETWORK[code] ?? ['unknown', TRY_LATER];
+	Object.assign(error, { description: hint, context: { ...error.context, outcome } });
+	return outcome;
+}
+
+/** The pause before try `attempt + 1`: Retry-After, else a growing backoff; spread so that items do not return together. */
+export function pauseBefore(attempt: number, retryAfterMs = 0, random = Math.random): number {
+	const base = Math.max(retryAfterMs, Math.min(LONGEST_BACKOFF_MS, 1000 * 2 ** attempt));
+	return Math.round(base * (1 + random()));
+}
+
+/** The item's reply; a busy service is asked again within the item's limits, unless the execution stopped. */
+async function sendWhileBusy(
+	context: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[] | undefined> {
+	let wake = () => {};
+	const stopped = watchStop(context, () => wake());
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const maxRetries = Number(options.maxRetries ?? DEFAULT_MAX_RETRIES);
+	const giveUpAt = Date.now() + Number(options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+	for (let attempt = 0; !stopped(); attempt++) {
+		try {
+			return await context.makeRoutingRequest(requestData);
+		} catch (caught) {
+			const error = caught as Failure;
+			if (classify(error) !== 'busy') throw error;
+			const { retryAfterMs } = error.context;
+			const pause = pauseBefore(attempt, retryAfterMs);
+			if (attempt >= maxRetries || Date.now() + pause > giveUpAt) {
+				const asked = retryAfterMs
+					? ` The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`
+					: '';
+				error.description = `${error.description} The node gave up after ${attempt} retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow.${asked}`;
+				throw error;
+			}
+			await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);
+		}
+	}
+	return undefined;
+}
+
+/** The error under On Error → Continue, in the one shape n8n 1.x and 2.x both send to the error output. */
+function errorOf(error: Failure): IDataObject {
+	const { message, description } = error;
+	const code = networkCode(error) ?? error.httpCode;
+	return { message, ...(code && { code }), ...(description && { description }) };
+}
+
+/** The item's output: its result, or its error as an item under On Error → Continue. */
+function asItems(context: IExecutePaginationFunctions, result: ItemResult): INodeExecutionData[] {
+	const pairedItem = { item: context.getItemIndex() };
+	if ('json' in result) return result.json.map((json) => ({ json, pairedItem }));
+	if (context.continueOnFail()) return [{ json: { error: result.error }, pairedItem }];
+	const { message, description, code } = result.error as Record<string, string | undefined>;
+	throw new NodeApiError(context.getNode(), result.error as JsonObject, {
+		message,
+		description,
+		httpCode: code,
+		itemIndex: context.getItemIndex(),
+	});
+}
+
+export async function sendItem(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const remember = this.getNode().retryOnFail === true;
+	const { refused, mayExist } = sentOf(this);
+	const earlier = refused ?? (remember ? earlierResult(this) : undefined);
+	try {
+		if (earlier) return asItems(this, earlier);
+		const items = await sendWhileBusy(this, requestData);
+		const result = { json: (items ?? []).map((item) => item.json) };
+		if (remember && items) keepResult(this, result);
+		return asItems(this, result);
+	} catch (caught) {
+		const error = caught as Failure;
+		if (error.context?.outcome === 'unknown' && mayExist) {
+			error.description = mayExist;
+			if (remember) keepResult(this, { error: errorOf(error) });
+		}
+		if (this.continueOnFail()) return asItems(this, { error: errorOf(error) });
+		throw error;
+	} finally {
+		sentOf(this, true);
+	}
+}

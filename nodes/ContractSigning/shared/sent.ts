@@ -1,0 +1,76 @@
+/**
+ * What the node keeps while it runs, in the only place it keeps anything: the node's context in
+ * this execution (`this.getContext('node')`, where Loop Over Items keeps its own), which ends
+ * with the execution. A run of the node handles one item at each index at a time.
+ */
+import { deepCopy, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+
+/** An item's output, or the error (message, code, description) that stands for it on every try. */
+export type ItemResult = { json: IDataObject[] } | { error: IDataObject };
+
+/**
+ * The item's request under way: what it sends and whether its output is simplified; for a create,
+ * where to look for a record the service may have made; under On Error → Continue, the input error.
+ */
+export interface Sent {
+	envelope?: IDataObject;
+	simplify?: boolean;
+	mayExist?: string;
+	refused?: ItemResult;
+}
+
+interface NodeMemory {
+	sent?: Record<number, Sent>;
+	/** Under Retry On Fail, each item's final result by run and item: sending again could create it twice. */
+	results?: Record<string, ItemResult>;
+	/** The id of the execution once it ended or was stopped: nothing more is sent in it. */
+	stopped?: string;
+}
+
+const memoryOf = (context: IExecuteSingleFunctions) => context.getContext('node') as NodeMemory;
+
+export function keepSent(context: IExecuteSingleFunctions, sent: Sent): void {
+	(memoryOf(context).sent ??= {})[context.getItemIndex()] = sent;
+}
+
+/** The item's request under way; `forget` once its send is over. */
+export function sentOf(context: IExecuteSingleFunctions, forget = false): Sent {
+	const kept = memoryOf(context).sent ?? {};
+	const sent = kept[context.getItemIndex()] ?? {};
+	if (forget) delete kept[context.getItemIndex()];
+	return sent;
+}
+
+/**
+ * The item's place across the tries of Retry On Fail, which keep the run index; n8n's Retry of a
+ * failed execution is another execution, which sends anew.
+ */
+function resultKey(context: IExecuteSingleFunctions): string {
+	const itemIndex = context.getItemIndex();
+	const { $runIndex } = context.getWorkflowDataProxy(itemIndex);
+	return `${context.getExecutionId()}:${$runIndex}:${itemIndex}`;
+}
+
+export function earlierResult(context: IExecuteSingleFunctions): ItemResult | undefined {
+	const result = memoryOf(context).results?.[resultKey(context)];
+	return result && deepCopy(result);
+}
+
+export function keepResult(context: IExecuteSingleFunctions, result: ItemResult): void {
+	(memoryOf(context).results ??= {})[resultKey(context)] = deepCopy(result);
+}
+
+/**
+ * Whether the execution was stopped. n8n runs a declarative node without the execution's cancel
+ * signal, but tells `onExecutionFinish` handlers at once on Stop; each item's send registers one,
+ * so a batch that starts after Stop finds the mark. n8n 1.x has no such handler.
+ */
+export function watchStop(context: IExecuteSingleFunctions, onStop: () => void): () => boolean {
+	const memory = memoryOf(context);
+	const execution = context.getExecutionId();
+	context.onExecutionFinish?.(() => {
+		memory.stopped = execution;
+		onStop();
+	});
+	return () => memory.stopped === execution;
+}
