@@ -20,7 +20,7 @@ const MAY_EXIST =
 	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
 const NO_WAITING = { options: { maxRetries: 0 } };
 const STILL_BUSY =
-	'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node gave up after 0 retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow.';
+	'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node sent it again 0 times, the most that Options → Max Retries When Busy allows.';
 
 interface FaultCase {
 	name: string;

@@ -88,10 +88,11 @@ async function sendWhileBusy(
 			const { retryAfterMs } = error.context;
 			const pause = pauseBefore(attempt, retryAfterMs);
 			if (attempt >= maxRetries || Date.now() + pause > giveUpAt) {
-				const asked = retryAfterMs
-					? ` The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`
-					: '';
-				error.description = `${error.description} The node gave up after ${attempt} retries, the most that Options → Max Retries When Busy and Max Wait When Busy (Seconds) allow.${asked}`;
+				const limit =
+					attempt >= maxRetries
+						? `The node sent it again ${attempt} times, the most that Options → Max Retries When Busy allows.`
+						: `The node waited for it as long as Options → Max Wait When Busy (Seconds) allows${retryAfterMs ? `; the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s more` : ''}.`;
+				error.description = `${error.description} ${limit}`;
 				throw error;
 			}
 			await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);
