@@ -20,9 +20,15 @@ interface NodeTypeListing {
 	properties: Array<{
 		name: string;
 		default?: unknown;
-		options?: Array<{ action?: string; description?: string }>;
+		options?: Array<{ value?: unknown; action?: string; description?: string }>;
 	}>;
 }
+
+/**
+ * The option n8n adds to every Operation list of a node whose credential the HTTP Request node can
+ * use: it hands the call over to the HTTP Request node, and is not one of this node's operations.
+ */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
 /** Manual Trigger → the HTTP Request node reading a user with the Contract Signing credential. */
 function httpRequestWorkflow(clientKey: string) {
@@ -125,9 +131,10 @@ describe('n8n start', () => {
 		expect(toolDescription?.default).toBe(
 			'Create clients with their users, find users and create contracts from templates in the Contract Signing service',
 		);
-		const operations = tool.properties
+		const options = tool.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => property.options ?? []);
+		const operations = options.filter((option) => option.value !== CUSTOM_API_CALL);
 		expect(operations.map((operation) => operation.action)).toEqual([
 			'Create a client',
 			'Create a contract',

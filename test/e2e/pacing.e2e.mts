@@ -1,12 +1,15 @@
 /**
- * Bulk runs that pace themselves, in a real n8n: the packed package, `n8n execute`, the stand-in
- * allowing R requests per second (429 + Retry-After beyond it, nothing done for a refused
- * request). 400 contacts through Client → Create, no Batching, no Retry On Fail: each created
- * exactly once, also when the limit drops mid-run; how long that takes is a row of `npm run bench`
- * (BENCHMARKS.md, "A service that limits its rate"), not a bound here. n8n's HTTP
- * Request node with this credential, against the same limit, is printed beside it. Then 2,000
- * contacts into a service that keeps up: never more than 256 requests under way at once. Part of
- * the n8n version matrix.
+ * Bulk runs into a service that limits its rate, in a real n8n: the packed package, `n8n execute`,
+ * the stand-in allowing R requests per second (429 + Retry-After beyond it, nothing done for a
+ * refused request). 400 contacts through Client → Create in one run, no Batching, no Retry On
+ * Fail: n8n sends each item as soon as it has built it, without waiting for the replies to the
+ * ones before, and each item the service refuses waits out its Retry-After itself (a random while
+ * longer, so that the refused ones do not come back together) and is sent again. Each is created
+ * exactly once and the run succeeds, also when the limit drops mid-run; how long that takes is a
+ * row of `npm run bench` (BENCHMARKS.md, "A service that limits its rate"), not a bound here.
+ * n8n's HTTP Request node with this credential, against the same limit, is printed beside it.
+ * Then 2,000 contacts in one run into a service that keeps up: each created once. Part of the n8n
+ * version matrix.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -21,9 +24,7 @@ const NODE = 'Create Clients';
 /** Four n8n runs of 400 items, each after n8n's own start. */
 const TIMEOUT_MS = 300_000;
 
-/** A run this large puts more requests under way at once than the ceiling allows, unless held back. */
 const LARGE_RUN = 2000;
-const MOST_AT_ONCE = 256;
 
 const contacts = (count: number): Contact[] =>
 	Array.from({ length: count }, (_, index) => ({
@@ -169,7 +170,7 @@ describe(`a service that allows ${R} requests per second, in real n8n`, () => {
 
 describe('a service that keeps up, in real n8n', () => {
 	it(
-		`this node: ${LARGE_RUN} contacts in one run, never more than ${MOST_AT_ONCE} requests under way at once`,
+		`this node: ${LARGE_RUN} contacts in one run, each created once`,
 		async () => {
 			suite.service.reset();
 			suite.service.settings.latencyMs = 20;
@@ -180,9 +181,6 @@ describe('a service that keeps up, in real n8n', () => {
 			);
 
 			expectOnceEach(figures, contacts(LARGE_RUN));
-			// More than a first window, or the run would not have been sent at once at all.
-			expect(suite.service.mostUnderWay()).toBeGreaterThan(10);
-			expect(suite.service.mostUnderWay()).toBeLessThanOrEqual(MOST_AT_ONCE);
 		},
 		TIMEOUT_MS,
 	);

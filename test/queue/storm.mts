@@ -1,9 +1,10 @@
 /**
  * A CRM's bulk change in queue mode: many contacts posted at the same moment to the webhook
  * example, while the service allows a few requests per second (429 + Retry-After beyond it,
- * nothing done for a refused request). Each worker paces its own share of the account's requests
- * (account-paces.ts keeps one pace per account in each process); together they settle at the service's
- * limit, and every contact gets one client and one contract.
+ * nothing done for a refused request). Each execution's item that the service refuses waits out
+ * the Retry-After itself, on whichever worker runs it, a random while longer so that the refused
+ * ones do not come back together, and is sent again: every contact gets one client and one
+ * contract.
  */
 import { postToWebhook } from '../e2e/n8n-instance.mts';
 import { crmContact, leftAtService } from '../e2e/once-example.mts';
