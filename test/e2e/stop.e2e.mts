@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
-import { batching } from '../scenarios/contacts.mts';
+import { batching, CREATE_CLIENT } from '../scenarios/contacts.mts';
 import type { RecordedRequest } from '../service/stand-in.mts';
 import {
 	CREDENTIAL_TYPE,
@@ -112,14 +112,7 @@ function batchedWorkflow(name: string) {
 				typeVersion: 1,
 				position: [400, 0],
 				credentials,
-				parameters: {
-					resource: 'client',
-					operation: 'create',
-					fullname: '={{ $json.name }}',
-					email: '={{ $json.email }}',
-					customKey: '={{ $json.crmId }}',
-					...batching(1, BATCH_INTERVAL_MS),
-				},
+				parameters: { ...CREATE_CLIENT, ...batching(1, BATCH_INTERVAL_MS) },
 			},
 		],
 		connections: {

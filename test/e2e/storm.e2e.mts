@@ -39,6 +39,7 @@ import {
 	leftAtService,
 	onceExampleFor,
 } from './once-example.mts';
+import { CREATE_CLIENT } from '../scenarios/contacts.mts';
 import { useN8n } from './suite.mts';
 
 /** Contacts posted at once: 50 in `npm test`; BENCHMARKS.md measures with STORM_CONTACTS=100. */
@@ -156,13 +157,7 @@ function bulkWorkflow(account: Account): ExampleWorkflow {
 				credentials: {
 					[CREDENTIAL_TYPE]: { id: account.credentialId, name: 'Contract Signing account' },
 				},
-				parameters: {
-					resource: 'client',
-					operation: 'create',
-					fullname: '={{ $json.name }}',
-					email: '={{ $json.email }}',
-					customKey: '={{ $json.crmId }}',
-				},
+				parameters: CREATE_CLIENT,
 			},
 		],
 		connections: {
