@@ -25,8 +25,8 @@ export interface EnvelopeRules {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const BLANKS = '[\\s\\u0085\\u180e\\u200b-\\u200d\\u2060\\ufeff]+';
-const EDGE_BLANKS = new RegExp(`^${BLANKS}|${BLANKS}$`, 'g');
+const EDGE_BLANKS =
+	/^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+$/g;
 
 /** Input the service would not take: what is wrong and, as its description, the fix. */
 function inputError(message: string, fix: string): UserError {
