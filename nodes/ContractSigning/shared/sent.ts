@@ -63,7 +63,7 @@ export function keepResult(context: IExecuteSingleFunctions, result: ItemResult)
 /**
  * Whether the execution was stopped. n8n runs a declarative node without the execution's cancel
  * signal, but tells `onExecutionFinish` handlers at once on Stop; each item's send registers one,
- * so a batch that starts after Stop finds the mark. n8n 1.x has no such handler.
+ * so a batch that starts after Stop finds the mark. n8n 1.x and 2.0.x have no such hook.
  */
 export function watchStop(context: IExecuteSingleFunctions, onStop: () => void): () => boolean {
 	const memory = memoryOf(context);
