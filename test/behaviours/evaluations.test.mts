@@ -1,12 +1,13 @@
 /**
  * How often n8n evaluates a mapped field of this node for each item, counted by the reads of the
- * input item's value, measured here. Each evaluation of a field the node sends is n8n's routing
- * (n8n-core's RoutingNode), which walks the node's description twice for each item, once
- * to build the request and once more to find the node's own Base URL (resolveBaseUrl, for the
- * credential's allowed domains). In each walk it evaluates the value of every field described
- * under that name, shown on the panel or not, and then reads a routed field that the panel shows
- * once more for its `routing.send`. A mapped parameter whose field the panel does not show is not
- * evaluated at all: n8n drops it when it loads the workflow.
+ * input item's value, measured here. n8n's routing (n8n-core's RoutingNode) walks the node's
+ * description twice for each item, once to build the request and once more to find the node's
+ * own Base URL (resolveBaseUrl, for the credential's allowed domains). In each walk it evaluates
+ * the value of every field described under that name, shown on the panel or not, and reads a
+ * field with a `routing.send` once more. This node's fields have none: the operation's preSend
+ * reads each field it sends once (shared/envelope.ts), and each name is described once. A mapped
+ * parameter whose field the panel does not show is not evaluated at all: n8n drops it when it
+ * loads the workflow.
  */
 import {
 	NodeConnectionTypes,
@@ -76,12 +77,12 @@ const createContract = (clientKey: string, parameters: IDataObject): Step => ({
 });
 
 describe('evaluations of a mapped field, for one item', () => {
-	it('a field described once (Contract Name): 4, twice in each of n8n’s two walks', async () => {
+	it('a field (Contract Name): 3, once in each of n8n’s two walks and once in the preSend', async () => {
 		const { clientKey } = await seedClient(service());
-		expect(await readsFor(createContract(clientKey, { name: MAPPED }))).toBe(4);
+		expect(await readsFor(createContract(clientKey, { name: MAPPED }))).toBe(3);
 	});
 
-	it('the same as a declarative node with routing alone, with no code of its own', async () => {
+	it('one fewer than a declarative node whose fields send themselves with routing.send: 4', async () => {
 		const { clientKey } = await seedClient(service());
 		const step = {
 			name: 'Routing Alone',
@@ -91,13 +92,13 @@ describe('evaluations of a mapped field, for one item', () => {
 		expect(await readsFor(step)).toBe(4);
 	});
 
-	it('a field in a collection (Additional Fields → Template Key): 4, the collection’s value and the field’s routing in each walk', async () => {
+	it('a field in a collection (Additional Fields → Template Key): 3, the collection’s value in each walk and the field in the preSend', async () => {
 		const { clientKey } = await seedClient(service());
 		const step = createContract(clientKey, { additionalFields: { templateKey: MAPPED } });
-		expect(await readsFor(step)).toBe(4);
+		expect(await readsFor(step)).toBe(3);
 	});
 
-	it('a field whose name another operation describes too (Client → Create’s Email, as User → Get’s): 6, once more in each walk', async () => {
+	it('a field two operations show (Client → Create’s Email, as User → Get’s): 3, described once for both', async () => {
 		const step = {
 			name: 'Create Client',
 			parameters: {
@@ -106,7 +107,7 @@ describe('evaluations of a mapped field, for one item', () => {
 				email: '={{ $json.email }}',
 			},
 		};
-		expect(await readsFor(step)).toBe(6);
+		expect(await readsFor(step)).toBe(3);
 	});
 
 	it('a mapped parameter of a field the panel does not show: not evaluated', async () => {

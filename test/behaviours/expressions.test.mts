@@ -1,6 +1,6 @@
 /**
  * Which expressions n8n evaluates for each item of this node, and how often, counted at n8n's
- * evaluator: the user's mapped fields (4 each: see evaluations.test.mts), the Base URL of the
+ * evaluator: the user's mapped fields (3 each: see evaluations.test.mts), the Base URL of the
  * node's requestDefaults (twice: n8n's routing builds the request, then resolves the node's own
  * Base URL once more for the credential's allowed domains), and the key of the credential's
  * `authenticate` (once per request, as n8n applies it). The node's code adds none.
@@ -32,7 +32,7 @@ function evaluationsPerItem(evaluate: { mock: { calls: unknown[][] } }, items: n
 	return Object.fromEntries(Object.entries(counts).map(([value, count]) => [value, count / items]));
 }
 
-it('per item: each of the user’s expressions 4 times, the Base URL twice and the key once', async () => {
+it('per item: each of the user’s expressions 3 times, the Base URL twice and the key once', async () => {
 	const { clientKey } = await seedClient(service());
 	const evaluate = vi.spyOn(Expression.prototype, 'resolveSimpleParameterValue');
 	const items = Array.from({ length: 20 }, (_, index) => ({
@@ -60,8 +60,8 @@ it('per item: each of the user’s expressions 4 times, the Base URL twice and t
 	const perItem = evaluationsPerItem(evaluate, items.length);
 	process.stdout.write(`expression evaluations per item: ${JSON.stringify(perItem)}\n`);
 	expect(perItem).toEqual({
-		'={{ $json.clientKey }}': 4,
-		'={{ $json.name }}': 4,
+		'={{ $json.clientKey }}': 3,
+		'={{ $json.name }}': 3,
 		[BASE_URL]: 2,
 		[API_KEY]: 1,
 	});
@@ -93,7 +93,7 @@ it('a whole users list mapped by one expression costs what one field costs', asy
 	).toEqual(items.map((_, index) => [`a-${index}`, `b-${index}`]));
 	// 6 user fields for each item, at the cost of one mapped field.
 	expect(evaluationsPerItem(evaluate, items.length)).toEqual({
-		[usersList]: 4,
+		[usersList]: 3,
 		[BASE_URL]: 2,
 		[API_KEY]: 1,
 	});

@@ -1,6 +1,6 @@
 /**
- * The `preSend` of every operation: routing has put each shown field at its place in the body;
- * this makes the body what the service takes, or stops the item before anything is sent.
+ * The `preSend` of every operation: it reads the fields the operation sends and makes the body
+ * the service takes, or stops the item before anything is sent.
  */
 import {
 	NodeOperationError,
@@ -8,18 +8,22 @@ import {
 	type IDataObject,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
+	type INodeProperties,
 	type PreSendAction,
 } from 'n8n-workflow';
 import { keepSent } from './sent';
 
-/** An operation's fields by their path under `data`, each with the label the panel shows. */
 export interface EnvelopeRules {
-	labels: Record<string, string>;
+	/** The fields the operation shows, for their labels. */
+	fields: INodeProperties[];
+	/** Where each field goes under `data`, by its name (`collection.field` for one in a collection). */
+	paths: Record<string, string>;
 	/** A list field: its path, the group its rows come in (`user`) and each entry's fields. */
-	list?: { path: string; group: string; labels: Record<string, string> };
-	required?: Array<{ path: string; fix: string }>;
-	anyOf?: { paths: string[]; message: string; fix: string };
-	emails?: string[];
+	list?: { path: string; group: string; entries: INodeProperties[] };
+	/** Paths that must not be empty, each with what to enter. */
+	required?: Record<string, string>;
+	/** The error when none of the other fields is filled in. */
+	anyOf?: string;
 	/** For a create: what the service may have made, to look for when it did not confirm. */
 	mayExist?: { record: string; lookFor: (data: IDataObject) => string };
 }
@@ -86,7 +90,8 @@ function toEntry(
 	rules: NonNullable<EnvelopeRules['list']>,
 	label: string,
 ): IDataObject {
-	const known = Object.keys(rules.labels).map((name) => `'${name}'`);
+	const labels = Object.fromEntries(rules.entries.map((field) => [field.name, field.displayName]));
+	const known = Object.keys(labels).map((name) => `'${name}'`);
 	const where = `'${label}', entry ${index + 1}`;
 	if (!isPlainObject(entry)) {
 		throw inputError(
@@ -96,7 +101,7 @@ function toEntry(
 	}
 	const finished: IDataObject = {};
 	for (const [key, field] of Object.entries(entry)) {
-		const fieldLabel = rules.labels[key];
+		const fieldLabel = labels[key];
 		if (fieldLabel === undefined) {
 			if (field === undefined || field === null || field === '') continue;
 			throw inputError(
@@ -149,23 +154,45 @@ function setAt(data: IDataObject, path: string, value: unknown): void {
 	node[keys[keys.length - 1]] = value as IDataObject[string];
 }
 
+/** Each path's label: the panel's name of the first field sent there. */
+function labelsOf({ fields, paths }: EnvelopeRules): Record<string, string> {
+	const labels: Record<string, string> = {};
+	for (const [name, path] of Object.entries(paths)) {
+		const [top, nested] = name.split('.');
+		const field = fields.find((each) => each.name === top);
+		const option = (field?.options as INodeProperties[] | undefined)?.find(
+			(each) => each.name === nested,
+		);
+		labels[path] ??= (nested ? option : field)?.displayName ?? name;
+	}
+	return labels;
+}
+
+const quoted = (labels: string[]) =>
+	`${labels
+		.slice(0, -1)
+		.map((label) => `'${label}'`)
+		.join(', ')} or '${labels.at(-1)}'`;
+
 /** The `data` the service takes: each field finished at its path, the rules checked. */
 export function finishData(sent: IDataObject, rules: EnvelopeRules): IDataObject {
 	const data: IDataObject = { action: sent.action };
-	for (const [path, label] of Object.entries(rules.labels)) {
+	const labels = labelsOf(rules);
+	for (const [path, label] of Object.entries(labels)) {
 		const value =
 			path === rules.list?.path
 				? toList(valueAt(sent, path), rules.list, label)
-				: toText(valueAt(sent, path), `'${label}'`, rules.emails?.includes(path) === true);
+				: toText(valueAt(sent, path), `'${label}'`, /(^|\.)email$/.test(path));
 		if (value !== undefined) setAt(data, path, value);
 	}
-	for (const { path, fix } of rules.required ?? []) {
-		if (valueAt(data, path) === undefined)
-			throw inputError(`'${rules.labels[path]}' is empty`, fix);
+	const required = rules.required ?? {};
+	for (const [path, fix] of Object.entries(required)) {
+		if (valueAt(data, path) === undefined) throw inputError(`'${labels[path]}' is empty`, fix);
 	}
-	const { anyOf } = rules;
-	if (anyOf && anyOf.paths.every((path) => valueAt(data, path) === undefined)) {
-		throw inputError(anyOf.message, anyOf.fix);
+	const anyOf = Object.keys(labels).filter((path) => !(path in required));
+	if (rules.anyOf && anyOf.every((path) => valueAt(data, path) === undefined)) {
+		const fix = `Fill in at least one of ${quoted(anyOf.map((path) => labels[path]))}.`;
+		throw inputError(rules.anyOf, fix);
 	}
 	return data;
 }
@@ -187,11 +214,17 @@ function simplifyOf(value: unknown): boolean {
  */
 export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = (requestOptions.body ?? {}) as IDataObject;
+		const { action } = ((requestOptions.body as IDataObject)?.data ?? {}) as IDataObject;
+		const sent: IDataObject = { action };
 		let data: IDataObject;
 		let simplify: boolean;
 		try {
-			data = finishData((body.data ?? {}) as IDataObject, rules);
+			for (const [name, path] of Object.entries(rules.paths)) {
+				// A field the panel does not show has no value: n8n dropped it when it loaded the workflow.
+				const value = this.getNodeParameter(name, null) as unknown;
+				if (value !== null) setAt(sent, path, value);
+			}
+			data = finishData(sent, rules);
 			simplify = simplifyOf(this.getNodeParameter('simple', true));
 		} catch (error) {
 			const { message, description } = error as UserError;

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './send';
 
-/** Contracts and users both name their client, at the same place in the request. */
+/*
+ * Fields two operations show are described once, shown for both: n8n evaluates a mapped value once
+ * for each description of its name on every item, shown or not (test/behaviours/evaluations.test.mts).
+ */
 export const clientKeyField: INodeProperties = {
 	displayName: 'Client Key',
 	name: 'clientKey',
@@ -12,14 +15,17 @@ export const clientKeyField: INodeProperties = {
 	placeholder: 'e.g. {{ $json.clientKey }}',
 	description:
 		'Key of the client, as returned by Client → Create. Map it from an earlier step with an expression.',
-	routing: { send: { type: 'body', property: 'data.clientKey' } },
 };
 
-/** A person's fields, as a client, a user created with it, and a user looked for have them. */
+const clientCreateOrUserGet = {
+	show: { resource: ['client', 'user'], operation: ['create', 'get'] },
+};
+
 export const fullnameField: INodeProperties = {
 	displayName: 'Full Name',
 	name: 'fullname',
 	type: 'string',
+	displayOptions: clientCreateOrUserGet,
 	default: '',
 	placeholder: 'e.g. Nathan Smith',
 	description: 'Full name of the person or company',
@@ -29,6 +35,7 @@ export const emailField: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
 	type: 'string',
+	displayOptions: clientCreateOrUserGet,
 	default: '',
 	placeholder: 'e.g. nathan@example.com',
 	description: 'Email address',
@@ -38,6 +45,7 @@ export const customKeyField: INodeProperties = {
 	displayName: 'Custom Key',
 	name: 'customKey',
 	type: 'string',
+	displayOptions: clientCreateOrUserGet,
 	default: '',
 	placeholder: 'e.g. crm-1042',
 	description: 'Your own reference, such as the ID in your CRM. Numbers are sent as text.',

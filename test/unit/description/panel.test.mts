@@ -80,25 +80,19 @@ function panel(values: INodeParameters): INodeProperties[] {
 
 const names = (values: INodeParameters) => panel(values).map(({ name }) => name);
 
-/** Where a field's value goes in the body, under `data.`; for a collection, each option's. */
-function routedPaths(property: INodeProperties): Array<{ field: string; path?: string }> {
-	if (property.type === 'collection') {
-		return (property.options as INodeProperties[]).flatMap((option) =>
-			routedPaths(option).map(({ field, path }) => ({ field: `${property.name}.${field}`, path })),
-		);
-	}
-	const sent = property.routing?.send;
-	const path =
-		sent?.type === 'body' && typeof sent.property === 'string' ? sent.property : undefined;
-	return [{ field: property.name, path: path?.replace(/^data\./, '') }];
+/** A field's names: its own, or for a collection each option's as `collection.option`. */
+function fieldNames(property: INodeProperties): string[] {
+	if (property.type !== 'collection') return [property.name];
+	return (property.options as INodeProperties[]).map(({ name }) => `${property.name}.${name}`);
 }
 
-/** The fields of a panel that take a value, each with where routing puts it. */
-function valueFields(values: INodeParameters) {
+/** The fields of a panel that take a value, each with where its operation's preSend puts it. */
+function valueFields(values: INodeParameters, rules: EnvelopeRules) {
 	return panel(values)
-		.filter(({ type, noDataExpression, name }) => type !== 'notice' && !noDataExpression)
+		.filter(({ type, noDataExpression }) => type !== 'notice' && !noDataExpression)
 		.filter(({ name }) => !SETTINGS.includes(name))
-		.flatMap(routedPaths);
+		.flatMap(fieldNames)
+		.map((field) => ({ field, path: rules.paths[field] }));
 }
 
 describe('the panel', () => {
@@ -165,51 +159,50 @@ describe('the panel', () => {
 		]);
 	});
 
-	it('routes every field a panel shows that takes a value to a path its operation’s rules keep', () => {
+	it('sends every field a panel shows that takes a value to a path its operation’s rules name', () => {
 		for (const { resource, operation, label } of offered) {
-			const { labels } = RULES[`${resource}:${operation}`];
+			const rules = RULES[`${resource}:${operation}`];
 			for (const values of settingsOf(resource, operation)) {
-				const lost = valueFields(values).filter(({ path }) => !path || !(path in labels));
+				const lost = valueFields(values, rules).filter(({ path }) => !path);
 				expect(lost, `${label} ${JSON.stringify(values)}`).toEqual([]);
 			}
 		}
 	});
 
-	it('routes no two fields of one panel to the same path, and every path the rules name from some panel', () => {
+	it('sends no two fields of one panel to the same path, and every field the rules name is on some panel', () => {
 		for (const { resource, operation, label } of offered) {
+			const rules = RULES[`${resource}:${operation}`];
 			const settings = settingsOf(resource, operation);
 			for (const values of settings) {
-				const paths = valueFields(values).map(({ path }) => path);
+				const paths = valueFields(values, rules).map(({ path }) => path);
 				expect(paths, `${label} ${JSON.stringify(values)}`).toEqual([...new Set(paths)]);
 			}
-			const routed = new Set(settings.flatMap((values) => valueFields(values).map((f) => f.path)));
-			const { labels } = RULES[`${resource}:${operation}`];
+			const shown = new Set(
+				settings.flatMap((values) => valueFields(values, rules)).map((f) => f.field),
+			);
 			expect(
-				Object.keys(labels).filter((path) => !routed.has(path)),
+				Object.keys(rules.paths).filter((field) => !shown.has(field)),
 				label,
 			).toEqual([]);
 		}
 	});
 
-	it('labels each path as its field shows on the panel, so that messages name what the user sees', () => {
-		const displayNames = new Map<string, string>();
-		const collect = (property: INodeProperties, field: string) => {
-			displayNames.set(field, property.displayName);
-			if (property.type === 'collection') {
-				for (const option of property.options as INodeProperties[]) {
-					collect(option, `${field}.${option.name}`);
-				}
-			}
-		};
+	it('takes each field’s label from the field the panel shows, so that messages name what the user sees', () => {
 		for (const { resource, operation, label } of offered) {
-			const { labels } = RULES[`${resource}:${operation}`];
+			const rules = RULES[`${resource}:${operation}`];
 			for (const values of settingsOf(resource, operation)) {
-				for (const property of panel(values)) collect(property, property.name);
-				for (const { field, path } of valueFields(values)) {
-					expect(labels[path!], `${label}: ${field}`).toBe(displayNames.get(field));
+				for (const property of panel(values)) {
+					if (!(property.name in rules.paths) && property.name !== 'additionalFields') continue;
+					const own = rules.fields.find(({ name }) => name === property.name);
+					expect(own, `${label}: ${property.name}`).toBe(property);
 				}
 			}
 		}
+	});
+
+	it('describes each field once, so that n8n evaluates a mapped value once in each of its walks', () => {
+		const named = properties.map(({ name }) => name).filter((name) => name !== 'operation');
+		expect(named).toEqual([...new Set(named)]);
 	});
 
 	it('shows every field on some panel', () => {

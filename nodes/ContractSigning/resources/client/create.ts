@@ -4,19 +4,15 @@ import { customKeyField, emailField, fullnameField } from '../../shared/fields';
 
 const showOnlyForClientCreate = { resource: ['client'], operation: ['create'] };
 
-const userValues: INodeProperties[] = [fullnameField, emailField, customKeyField];
+/** Each user's fields: the client's own, shown in every row. */
+const userValues: INodeProperties[] = [fullnameField, emailField, customKeyField].map((field) => ({
+	...field,
+	displayOptions: undefined,
+}));
 
 export const clientCreateDescription: INodeProperties[] = [
-	{
-		...fullnameField,
-		displayOptions: { show: showOnlyForClientCreate },
-		routing: { send: { type: 'body', property: 'data.client.fullname' } },
-	},
-	{
-		...emailField,
-		displayOptions: { show: showOnlyForClientCreate },
-		routing: { send: { type: 'body', property: 'data.client.email' } },
-	},
+	fullnameField,
+	emailField,
 	{
 		displayName: 'Organization',
 		name: 'organization',
@@ -25,13 +21,8 @@ export const clientCreateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Analytical Engines Ltd',
 		description: 'Name of the client’s organization',
-		routing: { send: { type: 'body', property: 'data.client.organization' } },
 	},
-	{
-		...customKeyField,
-		displayOptions: { show: showOnlyForClientCreate },
-		routing: { send: { type: 'body', property: 'data.client.customKey' } },
-	},
+	customKeyField,
 	{
 		displayName: 'Add Users',
 		name: 'usersInput',
@@ -67,7 +58,6 @@ export const clientCreateDescription: INodeProperties[] = [
 		default: {},
 		description: 'Users created together with the client. The first one is the default user.',
 		options: [{ displayName: 'User', name: 'user', values: userValues }],
-		routing: { send: { type: 'body', property: 'data.client.users' } },
 	},
 	{
 		displayName: 'Users',
@@ -78,7 +68,6 @@ export const clientCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. {{ $json.contacts.map(c => ({ fullname: c.name, email: c.email })) }}',
 		description:
 			'A list of users, each an object with fullname, email and/or customKey. The first one is the default user.',
-		routing: { send: { type: 'body', property: 'data.client.users' } },
 	},
 ];
 
@@ -96,30 +85,17 @@ function clientToLookFor(data: IDataObject): string {
 }
 
 export const clientCreateRules: EnvelopeRules = {
-	labels: {
-		'client.fullname': 'Full Name',
-		'client.email': 'Email',
-		'client.organization': 'Organization',
-		'client.customKey': 'Custom Key',
-		'client.users': 'Users',
+	fields: clientCreateDescription,
+	paths: {
+		fullname: 'client.fullname',
+		email: 'client.email',
+		organization: 'client.organization',
+		customKey: 'client.customKey',
+		users: 'client.users',
+		usersList: 'client.users',
 	},
-	list: {
-		path: 'client.users',
-		group: 'user',
-		labels: { fullname: 'Full Name', email: 'Email', customKey: 'Custom Key' },
-	},
-	anyOf: {
-		paths: [
-			'client.fullname',
-			'client.email',
-			'client.organization',
-			'client.customKey',
-			'client.users',
-		],
-		message: 'There is nothing to create the client from',
-		fix: "Fill in at least one of 'Full Name', 'Email', 'Organization', 'Custom Key' or 'Users'.",
-	},
-	emails: ['client.email'],
+	list: { path: 'client.users', group: 'user', entries: userValues },
+	anyOf: 'There is nothing to create the client from',
 	mayExist: { record: 'client', lookFor: clientToLookFor },
 };
 

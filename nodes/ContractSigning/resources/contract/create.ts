@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { EnvelopeRules } from '../../shared/envelope';
+import { clientKeyField } from '../../shared/fields';
 
 const showOnlyForContractCreate = { resource: ['contract'], operation: ['create'] };
 
@@ -13,7 +14,6 @@ export const contractCreateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Service agreement – {{ $json.organization }}',
 		description: 'Name of the contract, as the signers will see it',
-		routing: { send: { type: 'body', property: 'data.contract.name' } },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -32,7 +32,6 @@ export const contractCreateDescription: INodeProperties[] = [
 				description:
 					'Key of the template the contract is created from, as shown in the Contract Signing service',
 				hint: 'The contract starts with the text and signature fields of this template',
-				routing: { send: { type: 'body', property: 'data.contract.templateKey' } },
 			},
 			{
 				displayName: 'User Key',
@@ -42,26 +41,24 @@ export const contractCreateDescription: INodeProperties[] = [
 				placeholder: 'e.g. {{ $json.defaultUserKey }}',
 				description:
 					'Key of the user the contract is for, as returned by Client → Create. Without it, the client’s default user (the first user created with the client).',
-				routing: { send: { type: 'body', property: 'data.userKey' } },
 			},
 		],
 	},
 ];
 
 export const contractCreateRules: EnvelopeRules = {
-	labels: {
-		clientKey: 'Client Key',
-		userKey: 'User Key',
-		'contract.name': 'Contract Name',
-		'contract.templateKey': 'Template Key',
+	fields: [clientKeyField, ...contractCreateDescription],
+	paths: {
+		clientKey: 'clientKey',
+		'additionalFields.userKey': 'userKey',
+		name: 'contract.name',
+		'additionalFields.templateKey': 'contract.templateKey',
 	},
-	required: [
-		{
-			path: 'clientKey',
-			fix: 'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
-		},
-		{ path: 'contract.name', fix: 'Enter a name for the contract, such as "Service agreement".' },
-	],
+	required: {
+		clientKey:
+			'Enter the key of the client the contract is for, for example {{ $json.clientKey }} from a Client → Create step.',
+		'contract.name': 'Enter a name for the contract, such as "Service agreement".',
+	},
 	mayExist: {
 		record: 'contract',
 		lookFor: (data) =>

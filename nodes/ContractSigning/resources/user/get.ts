@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { EnvelopeRules } from '../../shared/envelope';
-import { customKeyField, emailField, fullnameField } from '../../shared/fields';
+import { clientKeyField, customKeyField, emailField, fullnameField } from '../../shared/fields';
 
 const showOnlyForUserGet = { resource: ['user'], operation: ['get'] };
 
@@ -21,45 +21,23 @@ export const userGetDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.defaultUserKey }}',
 		description: 'Key of the user, as returned by Client → Create',
-		routing: { send: { type: 'body', property: 'data.user.userKey' } },
-	},
-	{
-		...fullnameField,
-		displayOptions: { show: showOnlyForUserGet },
-		routing: { send: { type: 'body', property: 'data.user.fullname' } },
-	},
-	{
-		...emailField,
-		displayOptions: { show: showOnlyForUserGet },
-		routing: { send: { type: 'body', property: 'data.user.email' } },
-	},
-	{
-		...customKeyField,
-		displayOptions: { show: showOnlyForUserGet },
-		routing: { send: { type: 'body', property: 'data.user.customKey' } },
 	},
 ];
 
 export const userGetRules: EnvelopeRules = {
-	labels: {
-		clientKey: 'Client Key',
-		'user.userKey': 'User Key',
-		'user.fullname': 'Full Name',
-		'user.email': 'Email',
-		'user.customKey': 'Custom Key',
+	fields: [clientKeyField, ...userGetDescription, fullnameField, emailField, customKeyField],
+	paths: {
+		clientKey: 'clientKey',
+		userKey: 'user.userKey',
+		fullname: 'user.fullname',
+		email: 'user.email',
+		customKey: 'user.customKey',
 	},
-	required: [
-		{
-			path: 'clientKey',
-			fix: 'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
-		},
-	],
-	anyOf: {
-		paths: ['user.userKey', 'user.fullname', 'user.email', 'user.customKey'],
-		message: 'There is nothing to find the user by',
-		fix: "Fill in at least one of 'User Key', 'Full Name', 'Email' or 'Custom Key'.",
+	required: {
+		clientKey:
+			'Enter the key of the client the user belongs to, for example {{ $json.clientKey }} from a Client → Create step.',
 	},
-	emails: ['user.email'],
+	anyOf: 'There is nothing to find the user by',
 };
 
 /** The user record, as the service returns it. */
