@@ -17,9 +17,9 @@ import {
 import { TRY_LATER, type FailureContext, type Outcome } from './reply';
 import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
-export const DEFAULT_MAX_RETRIES = 10;
+export const DEFAULT_MAX_RETRIES = 20;
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
-const LONGEST_BACKOFF_MS = 30_000;
+const LONGEST_BACKOFF_MS = 20_000;
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
 /** Network failures by code: whether the request left, and the hint n8n's own message lacks. */
@@ -63,10 +63,15 @@ function classify(error: Failure): Outcome {
 	return outcome;
 }
 
-/** The pause before try `attempt + 1`: Retry-After, else a growing backoff; spread so that items do not return together. */
+/**
+ * The pause before try `attempt + 1`: Retry-After, stretched by up to half, or a backoff doubling
+ * from 1 s to 20 s, spread over half to one and a half its length, whichever is longer. The spread
+ * keeps items turned away together from returning together; a backoff that stops growing at 20 s
+ * keeps the last of a storm from sleeping while the service is free.
+ */
 export function pauseBefore(attempt: number, retryAfterMs = 0, random = Math.random): number {
-	const base = Math.max(retryAfterMs, Math.min(LONGEST_BACKOFF_MS, 1000 * 2 ** attempt));
-	return Math.round(base * (1 + random()));
+	const backoff = Math.min(LONGEST_BACKOFF_MS, 1000 * 2 ** attempt);
+	return Math.round(Math.max(retryAfterMs * (1 + random() / 2), backoff * (0.5 + random())));
 }
 
 /** The item's reply; a busy service is asked again within the item's limits, unless the execution stopped. */

@@ -1,9 +1,9 @@
 /**
- * The panel is data: each operation's option in its Operation field carries the request, and each
- * field its `routing.send`, the place in the body n8n's routing puts its value. n8n routes only the
- * fields a panel shows (NodeHelpers.displayParameter, as its editor decides what to show), and the
- * operation's preSend (shared/envelope.ts) keeps only the paths its rules name. So each field a
- * panel shows that takes a value must be routed to a path the operation's rules name.
+ * The panel is data: each operation's option in its Operation field carries the request, and its
+ * rules the place in the body of each field. n8n keeps the values of only the fields a panel shows
+ * (NodeHelpers.displayParameter, as its editor decides what to show), and the operation's preSend
+ * (shared/envelope.ts) sends only the fields its rules name. So each field a panel shows that
+ * takes a value must have a path in the operation's rules.
  */
 import { existsSync } from 'node:fs';
 import {

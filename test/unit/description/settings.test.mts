@@ -37,7 +37,7 @@ describe('the settings panel', () => {
 		]);
 	});
 
-	it('waits for a busy service up to 10 times and 300 seconds per item, unless Options say otherwise', () => {
+	it('waits for a busy service up to 20 times and 300 seconds per item, unless Options say otherwise', () => {
 		const [, options] = settingsPanel();
 		expect(
 			(options.options as INodeProperties[]).map(({ name, type, default: value, typeOptions }) => ({
@@ -47,7 +47,7 @@ describe('the settings panel', () => {
 				typeOptions,
 			})),
 		).toEqual([
-			{ name: 'maxRetries', type: 'number', value: 10, typeOptions: { minValue: 0, maxValue: 50 } },
+			{ name: 'maxRetries', type: 'number', value: 20, typeOptions: { minValue: 0, maxValue: 50 } },
 			{
 				name: 'maxWaitSeconds',
 				type: 'number',
