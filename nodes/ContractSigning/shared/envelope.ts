@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 	type PreSendAction,
 } from 'n8n-workflow';
-import { keepSent } from './sent';
+import { keepSent, type Sent } from './sent';
 
 export interface EnvelopeRules {
 	/** The fields the operation shows, for their labels. */
@@ -25,7 +25,7 @@ export interface EnvelopeRules {
 	/** The error when none of the other fields is filled in. */
 	anyOf?: string;
 	/** For a create: what the service may have made, to look for when it did not confirm. */
-	mayExist?: { record: string; lookFor: (data: IDataObject) => string };
+	mayExist?: Sent['mayExist'];
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -238,12 +238,13 @@ export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 			});
 		}
 		requestOptions.body = { data };
-		// For a create, where to look for a record the service may have made without confirming it.
-		const { record, lookFor } = rules.mayExist ?? {};
-		const mayExist =
-			lookFor &&
-			`The ${record} may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for ${lookFor(data)} before you run this item again.`;
-		keepSent(this, { envelope: { data }, simplify, mayExist });
+		keepSent(this, { envelope: { data }, simplify, mayExist: rules.mayExist });
 		return requestOptions;
 	};
+}
+
+/** For a create the service did not confirm: where to look for the record it may have made. */
+export function whereToLook({ mayExist, envelope }: Sent): string | undefined {
+	if (!mayExist || !envelope) return undefined;
+	return `The ${mayExist.record} may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for ${mayExist.lookFor(envelope.data as IDataObject)} before you run this item again.`;
 }

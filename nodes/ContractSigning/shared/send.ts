@@ -14,6 +14,7 @@ import {
 	type INodeExecutionData,
 	type JsonObject,
 } from 'n8n-workflow';
+import { whereToLook } from './envelope';
 import { TRY_LATER, type FailureContext, type Outcome } from './reply';
 import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
@@ -132,7 +133,8 @@ export async function sendItem(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const remember = this.getNode().retryOnFail === true;
-	const { refused, mayExist } = sentOf(this);
+	const sent = sentOf(this);
+	const { refused } = sent;
 	const earlier = refused ?? (remember ? earlierResult(this) : undefined);
 	try {
 		if (earlier) return asItems(this, earlier);
@@ -142,7 +144,8 @@ export async function sendItem(
 		return asItems(this, result);
 	} catch (caught) {
 		const error = caught as Failure;
-		if (error.context?.outcome === 'unknown' && mayExist) {
+		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
+		if (mayExist) {
 			error.description = mayExist;
 			if (remember) keepResult(this, { error: errorOf(error) });
 		}

@@ -1,7 +1,6 @@
 /**
- * What the node keeps while it runs, in the only place it keeps anything: the node's context in
- * this execution (`this.getContext('node')`, where Loop Over Items keeps its own), which ends
- * with the execution. A run of the node handles one item at each index at a time.
+ * The memory: what the node keeps while it runs, in the node's context of this execution
+ * (`this.getContext('node')`, where Loop Over Items keeps its own), which ends with the execution.
  */
 import { deepCopy, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 
@@ -10,24 +9,26 @@ export type ItemResult = { json: IDataObject[] } | { error: IDataObject };
 
 /**
  * The item's request under way: what it sends and whether its output is simplified; for a create,
- * where to look for a record the service may have made; under On Error → Continue, the input error.
+ * where to look for a record the service may have made (`whereToLook` in shared/envelope.ts);
+ * under On Error → Continue, the input error.
  */
 export interface Sent {
 	envelope?: IDataObject;
 	simplify?: boolean;
-	mayExist?: string;
+	mayExist?: { record: string; lookFor: (data: IDataObject) => string };
 	refused?: ItemResult;
 }
 
-interface NodeMemory {
+interface Memory {
+	/** By item index: a run of the node handles one item at each index at a time. */
 	sent?: Record<number, Sent>;
-	/** Under Retry On Fail, each item's final result by run and item: sending again could create it twice. */
+	/** Under Retry On Fail, each item's final result: sending again could create it twice. */
 	results?: Record<string, ItemResult>;
 	/** The id of the execution once it ended or was stopped: nothing more is sent in it. */
 	stopped?: string;
 }
 
-const memoryOf = (context: IExecuteSingleFunctions) => context.getContext('node') as NodeMemory;
+const memoryOf = (context: IExecuteSingleFunctions) => context.getContext('node') as Memory;
 
 export function keepSent(context: IExecuteSingleFunctions, sent: Sent): void {
 	(memoryOf(context).sent ??= {})[context.getItemIndex()] = sent;
@@ -41,14 +42,10 @@ export function sentOf(context: IExecuteSingleFunctions, forget = false): Sent {
 	return sent;
 }
 
-/**
- * The item's place across the tries of Retry On Fail, which keep the run index; n8n's Retry of a
- * failed execution is another execution, which sends anew.
- */
+/** The item's place across the tries of Retry On Fail, which keep the run index. */
 function resultKey(context: IExecuteSingleFunctions): string {
-	const itemIndex = context.getItemIndex();
-	const { $runIndex } = context.getWorkflowDataProxy(itemIndex);
-	return `${context.getExecutionId()}:${$runIndex}:${itemIndex}`;
+	const { $runIndex } = context.getWorkflowDataProxy(context.getItemIndex());
+	return `${context.getExecutionId()}:${$runIndex}:${context.getItemIndex()}`;
 }
 
 export function earlierResult(context: IExecuteSingleFunctions): ItemResult | undefined {
