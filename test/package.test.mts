@@ -103,7 +103,8 @@ describe('the packed package', () => {
 });
 
 describe("the README's install lines", () => {
-	// The end-to-end suite installs with the npm line under n8n's Node 24 for every n8n it starts.
+	// Here with this process's Node.js and npm; test/e2e/readme-install.e2e.mts runs them with the
+	// Node.js and npm of n8n's Docker images, and every n8n the end-to-end suite starts is filled so.
 	it.each(['npm', 'docker'] as const)(
 		'the %s line, run as written, puts the package alone in an empty nodes folder',
 		async (line) => {

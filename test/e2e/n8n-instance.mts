@@ -30,6 +30,7 @@ import {
 } from './n8n-runtime.mts';
 import { CRM_SECRET } from '../../scripts/deal-examples.mts';
 import { installAsReadmeSays } from './readme-install.mts';
+import { toolchainForN8n } from './toolchains.mts';
 
 const run = promisify(execFile);
 
@@ -105,10 +106,17 @@ export async function packPackage(): Promise<string> {
 	return join(destination, filename);
 }
 
-/** A fresh n8n user folder with the package installed by the README's npm line, and nothing else. */
+/**
+ * A fresh n8n user folder with the package installed by the README's npm line, and nothing else,
+ * with the Node.js and npm of that n8n line's Docker images.
+ */
 export async function createN8nHome(runtime: N8nRuntime, tarball: string): Promise<N8nHome> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'contract-signing-n8n-'));
-	const installed = await installAsReadmeSays(userFolder, tarball, runtime.nodeBin);
+	const installed = await installAsReadmeSays(
+		userFolder,
+		tarball,
+		(await toolchainForN8n(runtime.version)).node,
+	);
 	if (installed.filter((name) => !name.startsWith('.')).join() !== PACKAGE_NAME) {
 		throw new Error(
 			`The README's install line put more than the package in n8n's nodes folder: ${installed.join(', ')}`,

@@ -1,7 +1,8 @@
 /**
  * The README's install lines, read from its text and run as written: in a shell whose home is the
- * n8n user folder, the packed file in that home, with n8n's own Node.js first on PATH and none of
- * `npm test`'s npm settings in the environment (a user's shell has none).
+ * n8n user folder, the packed file in that home, with the Node.js and npm given first on PATH (a
+ * toolchain of test/e2e/toolchains.mts, or this process's) and none of `npm test`'s npm settings
+ * in the environment (a user's shell has none).
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
@@ -41,11 +42,16 @@ export async function installAsReadmeSays(
 		throw new Error(`npm pack wrote ${basename(tarball)}, but the README installs ${lines.file}`);
 	}
 	copyFileSync(tarball, join(home, lines.file));
+	await inUserShell(home, nodeBin, lines[line]);
+	return readdirSync(join(home, '.n8n', 'nodes', 'node_modules')).sort();
+}
+
+/** Runs a command as a user's shell in `home` would, the folder of `nodeBin` first on PATH. */
+export async function inUserShell(home: string, nodeBin: string, command: string) {
 	const env = Object.fromEntries(
 		Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)),
 	);
 	env.HOME = home;
 	env.PATH = [dirname(nodeBin), env.PATH].join(delimiter);
-	await run('sh', ['-c', lines[line]], { cwd: home, env, timeout: 120_000 });
-	return readdirSync(join(home, '.n8n', 'nodes', 'node_modules')).sort();
+	return run('sh', ['-c', command], { cwd: home, env, timeout: 120_000 });
 }
