@@ -3,13 +3,13 @@
  * and passes n8n's community package scanner, run offline on the tarball and on the sources.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, packPackage } from './e2e/n8n-instance.mts';
-import { installAsReadmeSays } from './e2e/readme-install.mts';
+import { installAsReadmeSays, readmeInstallLines } from './e2e/readme-install.mts';
 
 const run = promisify(execFile);
 
@@ -116,6 +116,45 @@ describe("the README's install lines", () => {
 		},
 		120_000,
 	);
+});
+
+describe('the package file of a release', () => {
+	const publish = readFileSync(join(PACKAGE_ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+	/** The release workflow's lines that name the file and write its checksum, as it runs them. */
+	const checksumLines = publish
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line.startsWith('file=') || line.startsWith('sha256sum '));
+
+	it('passes the README’s check against the checksum the release workflow writes, and a changed file fails it', async () => {
+		const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+			version: string;
+		};
+		const { checksum, file } = readmeInstallLines();
+		expect(checksumLines).toHaveLength(2);
+		const folder = mkdtempSync(join(tmpdir(), 'contract-signing-release-'));
+		copyFileSync(tarball, join(folder, file));
+		await run('sh', ['-c', checksumLines.join('\n')], {
+			cwd: folder,
+			env: { ...process.env, GITHUB_REF_NAME: version },
+		});
+		const { stdout } = await run('sh', ['-c', checksum], { cwd: folder });
+		expect(stdout.trim()).toBe(`${file}: OK`);
+
+		const bytes = readFileSync(join(folder, file));
+		bytes[bytes.length - 1] ^= 1;
+		writeFileSync(join(folder, file), bytes);
+		await expect(run('sh', ['-c', checksum], { cwd: folder })).rejects.toMatchObject({
+			stdout: expect.stringContaining(`${file}: FAILED`),
+		});
+	});
+});
+
+describe("the README's Docker Compose lines", () => {
+	it('run inside the container what the Docker lines run', () => {
+		const { docker, compose } = readmeInstallLines();
+		expect(compose).toBe(docker);
+	});
 });
 
 describe('the lockfile', () => {

@@ -202,7 +202,7 @@ function nodePanel(description: INodeTypeDescription, version: number): Place[] 
 	return [parameters, settings, ...resources];
 }
 
-/** n8n 2.41.1's main menu (the "+" menu, Overview, Personal, Settings), a workflow's menu and Publish. */
+/** n8n 2.41.1's main menu (the "+" menu, Overview, Personal, Settings, Help), a workflow's menu and Publish. */
 function n8nMenus(credential: Place): Place[] {
 	const createWorkflow = place('menu/createWorkflow', n8nLabel('projects.header.create.workflow'));
 	const createCredential = place(
@@ -249,6 +249,9 @@ function n8nMenus(credential: Place): Place[] {
 			),
 		]),
 	]);
+	const help = place('menu/help', n8nLabel('mainSidebar.help'), [
+		place('menu/help/about', n8nLabel('mainSidebar.aboutN8n')),
+	]);
 	// A workflow's "…" menu, at the top right of the canvas (an icon, no label).
 	const workflowMenu = place(
 		'workflow/menu',
@@ -267,6 +270,7 @@ function n8nMenus(credential: Place): Place[] {
 		project('menu/overview', 'projects.menu.overview'),
 		project('menu/personal', 'projects.menu.personal'),
 		settings,
+		help,
 		workflowMenu,
 		place('workflow/publish', n8nLabel('workflows.publish')),
 	];

@@ -13,8 +13,17 @@ const run = promisify(execFile);
 
 const README = new URL('../../README.md', import.meta.url);
 
-/** The README's install commands: for n8n installed with npm, and inside n8n's Docker container. */
-export function readmeInstallLines(): { npm: string; docker: string; file: string } {
+/**
+ * The README's install commands: for n8n installed with npm, inside n8n's Docker container (and the
+ * same through Docker Compose), and the check of the file against its checksum.
+ */
+export function readmeInstallLines(): {
+	npm: string;
+	docker: string;
+	compose: string;
+	checksum: string;
+	file: string;
+} {
 	const readme = readFileSync(README, 'utf8');
 	const start = readme.indexOf('## Installation');
 	const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
@@ -23,11 +32,17 @@ export function readmeInstallLines(): { npm: string; docker: string; file: strin
 	const docker = /^docker exec -u node n8n sh -c '(.+)'$/.exec(
 		lines.find((line) => line.startsWith('docker exec')) ?? '',
 	)?.[1];
+	const compose = /^docker compose exec -u node n8n sh -c '(.+)'$/.exec(
+		lines.find((line) => line.startsWith('docker compose exec')) ?? '',
+	)?.[1];
+	const checksum = lines.find((line) => line.startsWith('sha256sum -c '));
 	const file = /~\/(n8n-nodes-contract-signing-[\d.]+\.tgz)/.exec(npm ?? '')?.[1];
-	if (!npm || !docker || !file) {
-		throw new Error("README.md's Installation has no npm line, Docker line or package file name");
+	if (!npm || !docker || !compose || !checksum || !file) {
+		throw new Error(
+			"README.md's Installation lacks its npm, Docker, Docker Compose or checksum line, or the package file name",
+		);
 	}
-	return { npm, docker, file };
+	return { npm, docker, compose, checksum, file };
 }
 
 /** Runs one README line in `home`; the package file goes where the line expects it. */
