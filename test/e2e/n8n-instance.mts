@@ -53,6 +53,7 @@ export interface ExampleWorkflow {
 		parameters: Record<string, unknown>;
 		credentials?: Record<string, { id: string; name: string }>;
 	}>;
+	settings?: Record<string, unknown>;
 }
 
 export const readExample = (file: string) =>
@@ -148,7 +149,7 @@ function writeTemp(home: N8nHome, name: string, content: unknown): string {
 /** Imports credentials of any type; plain `data` is encrypted on import. */
 export async function importCredentials(
 	home: N8nHome,
-	credentials: Array<{ id: string; name: string; type: string; data: Record<string, string> }>,
+	credentials: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>,
 ): Promise<void> {
 	const file = writeTemp(home, `credentials-${credentials[0].id}.json`, credentials);
 	try {
