@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './send';
 
 /*
  * Fields two operations show are described once, shown for both: n8n evaluates a mapped value once
@@ -59,6 +58,9 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 	hint: 'On: one flat item with the keys the next steps map, such as clientKey. Off: the service’s full reply.',
 };
+
+export const DEFAULT_MAX_RETRIES = 20;
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
 
 export const optionsField: INodeProperties = {
 	displayName: 'Options',

@@ -15,11 +15,10 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { whereToLook } from './envelope';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
 import { TRY_LATER, type FailureContext, type Outcome } from './reply';
 import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
-export const DEFAULT_MAX_RETRIES = 20;
-export const DEFAULT_MAX_WAIT_SECONDS = 300;
 const LONGEST_BACKOFF_MS = 20_000;
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
