@@ -1224,7 +1224,7 @@ export const HUBSPOT: CrmHead = {
 					position: [0, 0],
 					...READ,
 					notes:
-						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the crm.objects.deals.read, contacts.read and companies.read scopes). If HubSpot cannot answer, Every 10 Minutes reads it again.",
+						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the scopes crm.objects.deals.read, crm.objects.deals.write, crm.objects.contacts.read and crm.objects.companies.read: Keys on Deal writes with it too). If HubSpot cannot answer, Every 10 Minutes reads it again.",
 					parameters: {
 						authentication: 'appToken',
 						resource: 'deal',
