@@ -12,11 +12,13 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+	closeSync,
 	copyFileSync,
 	existsSync,
 	linkSync,
 	mkdirSync,
 	mkdtempSync,
+	openSync,
 	readFileSync,
 	readdirSync,
 	renameSync,
@@ -563,14 +565,24 @@ export async function runN8nCli(
 	const processEnv = env.N8N_RUNNERS_BROKER_PORT
 		? env
 		: { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	// stdout goes to a file: n8n exits as soon as a run is printed, and a pipe loses what it had
+	// not yet taken (a 2,000-item run arrived cut short), while writes to a file are done at once.
+	const stdoutFolder = mkdtempSync(join(tmpdir(), 'contract-signing-n8n-out-'));
+	const stdoutFile = join(stdoutFolder, 'stdout');
+	const stdoutFd = openSync(stdoutFile, 'w');
 	return await new Promise((resolveResult, reject) => {
 		const child = spawn(runtime.nodeBin, [runtime.n8nBin, ...args], {
 			// n8n reads a .env file from its working directory; the user folder has none.
 			cwd: env.N8N_USER_FOLDER ?? tmpdir(),
 			env: processEnv,
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', stdoutFd, 'pipe'],
 		});
-		const stdout: Buffer[] = [];
+		closeSync(stdoutFd);
+		const readStdout = () => {
+			const text = readFileSync(stdoutFile, 'utf8');
+			rmSync(stdoutFolder, { recursive: true, force: true });
+			return text;
+		};
 		const stderr: Buffer[] = [];
 		let timedOut = false;
 		let killTimer: NodeJS.Timeout | undefined;
@@ -581,8 +593,7 @@ export async function runN8nCli(
 		}, timeoutMs);
 		const stopOnExit = () => killProcess(child.pid, 'SIGKILL');
 		process.once('exit', stopOnExit);
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+		child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
 		child.on('error', (error) => {
 			clearTimeout(stopTimer);
 			process.off('exit', stopOnExit);
@@ -594,7 +605,7 @@ export async function runN8nCli(
 			process.off('exit', stopOnExit);
 			const result = {
 				code: code ?? 128 + (signal ? osConstants.signals[signal] : 0),
-				stdout: Buffer.concat(stdout).toString('utf8'),
+				stdout: readStdout(),
 				stderr: Buffer.concat(stderr).toString('utf8'),
 			};
 			if (timedOut) {
