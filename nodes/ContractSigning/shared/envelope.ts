@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 	type PreSendAction,
 } from 'n8n-workflow';
-import { keepSent, type Sent } from './sent';
+import { sentOf, type Sent } from './sent';
 
 export interface EnvelopeRules {
 	/** The fields the operation shows, for their labels. */
@@ -33,28 +33,22 @@ const EDGE_BLANKS =
 	/^[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+|[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]+$/g;
 
 /** Input the service would not take: what is wrong and, as its description, the fix. */
-function inputError(message: string, fix: string): UserError {
-	return new UserError(message, { description: fix });
-}
+const inputError = (message: string, fix: string) => new UserError(message, { description: fix });
 
 /** A JavaScript Date or a Luxon DateTime (what `{{ $now }}` gives), from any realm. */
-function isDate(value: unknown): boolean {
-	return (
-		Object.prototype.toString.call(value) === '[object Date]' ||
-		(value as { isLuxonDateTime?: unknown } | null)?.isLuxonDateTime === true
-	);
-}
+const isDate = (value: unknown) =>
+	Object.prototype.toString.call(value) === '[object Date]' ||
+	(value as { isLuxonDateTime?: unknown } | null)?.isLuxonDateTime === true;
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return Object.prototype.toString.call(value) === '[object Object]' && !isDate(value);
-}
+const isPlainObject = (value: unknown): value is IDataObject =>
+	Object.prototype.toString.call(value) === '[object Object]' && !isDate(value);
 
 function describe(value: unknown): string {
 	if (isDate(value)) return 'a date';
 	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'number') return `the number ${String(value)}`;
-	if (typeof value === 'boolean') return `the value ${String(value)}`;
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return 'a string';
+	return `the ${typeof value === 'number' ? 'number' : 'value'} ${String(value)}`;
 }
 
 /** Text as sent: trimmed, a number as its digits, a date as ISO 8601; nothing for an empty value. */
@@ -83,75 +77,62 @@ function toText(value: unknown, label: string, email: boolean): string | undefin
 	return text || undefined;
 }
 
-/** One entry of a list: an object of the list's fields, each finished as text. */
-function toEntry(
-	entry: unknown,
-	index: number,
-	rules: NonNullable<EnvelopeRules['list']>,
-	label: string,
-): IDataObject {
-	const labels = Object.fromEntries(rules.entries.map((field) => [field.name, field.displayName]));
-	const known = Object.keys(labels).map((name) => `'${name}'`);
-	const where = `'${label}', entry ${index + 1}`;
-	if (!isPlainObject(entry)) {
-		throw inputError(
-			`${where} must be an object, but it is ${describe(entry)}`,
-			`Give each entry of '${label}' as an object with one or more of ${known.join(', ')}.`,
-		);
-	}
-	const finished: IDataObject = {};
-	for (const [key, field] of Object.entries(entry)) {
-		const fieldLabel = labels[key];
-		if (fieldLabel === undefined) {
-			if (field === undefined || field === null || field === '') continue;
-			throw inputError(
-				`${where} has a field "${key}" that the service does not accept`,
-				`Give each entry of '${label}' only ${known.join(', ')}.`,
-			);
-		}
-		const text = toText(field, `${where}: '${fieldLabel}'`, key === 'email');
-		if (text !== undefined) finished[key] = text;
-	}
-	if (Object.keys(finished).length > 0) return finished;
-	throw inputError(`${where} is empty`, `Fill in at least one field of ${where}, or remove it.`);
-}
-
 /** A list from the field's rows (`{ user: [...] }`), JSON text or an expression's list. */
-function toList(value: unknown, rules: NonNullable<EnvelopeRules['list']>, label: string) {
-	if (isPlainObject(value) && Object.keys(value).every((key) => key === rules.group)) {
-		value = value[rules.group];
-	}
+function toList(
+	value: unknown,
+	{ group, entries }: NonNullable<EnvelopeRules['list']>,
+	label: string,
+) {
+	if (isPlainObject(value) && Object.keys(value).every((key) => key === group))
+		value = value[group];
 	if (typeof value === 'string') {
 		if (!value.trim()) return undefined;
 		try {
 			value = JSON.parse(value);
 		} catch {
-			throw inputError(
-				`'${label}' is not a valid list`,
-				`Enter a JSON list such as [{ "fullname": "…" }], or map a list with an expression.`,
-			);
+			const fix = `Enter a JSON list such as [{ "fullname": "…" }], or map a list with an expression.`;
+			throw inputError(`'${label}' is not a valid list`, fix);
 		}
 	}
 	if (value === undefined || value === null) return undefined;
 	if (!Array.isArray(value)) {
-		throw inputError(
-			`'${label}' must be a list, but it is ${describe(value)}`,
-			`Give '${label}' as a list of objects, for example an expression such as {{ $json.contacts }}.`,
-		);
+		const fix = `Give '${label}' as a list of objects, for example an expression such as {{ $json.contacts }}.`;
+		throw inputError(`'${label}' must be a list, but it is ${describe(value)}`, fix);
 	}
-	const entries = value.map((entry: unknown, index) => toEntry(entry, index, rules, label));
-	return entries.length ? entries : undefined;
+	const labels = Object.fromEntries(entries.map((field) => [field.name, field.displayName]));
+	const known = Object.keys(labels)
+		.map((name) => `'${name}'`)
+		.join(', ');
+	const list = value.map((entry: unknown, index) => {
+		const where = `'${label}', entry ${index + 1}`;
+		if (!isPlainObject(entry)) {
+			const fix = `Give each entry of '${label}' as an object with one or more of ${known}.`;
+			throw inputError(`${where} must be an object, but it is ${describe(entry)}`, fix);
+		}
+		const finished: IDataObject = {};
+		for (const [key, field] of Object.entries(entry)) {
+			if (!(key in labels) && (field === undefined || field === null || field === '')) continue;
+			if (!(key in labels)) {
+				const fix = `Give each entry of '${label}' only ${known}.`;
+				throw inputError(`${where} has a field "${key}" that the service does not accept`, fix);
+			}
+			const text = toText(field, `${where}: '${labels[key]}'`, key === 'email');
+			if (text !== undefined) finished[key] = text;
+		}
+		if (Object.keys(finished).length) return finished;
+		throw inputError(`${where} is empty`, `Fill in at least one field of ${where}, or remove it.`);
+	});
+	return list.length ? list : undefined;
 }
 
-function valueAt(data: IDataObject, path: string): unknown {
-	return path.split('.').reduce<unknown>((node, key) => (node as IDataObject)?.[key], data);
-}
+const valueAt = (data: IDataObject, path: string): unknown =>
+	path.split('.').reduce<unknown>((node, key) => (node as IDataObject)?.[key], data);
 
 function setAt(data: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
-	let node = data;
-	for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as IDataObject;
-	node[keys[keys.length - 1]] = value as IDataObject[string];
+	const last = keys.pop() as string;
+	const node = keys.reduce((parent, key) => (parent[key] ??= {}) as IDataObject, data);
+	node[last] = value as IDataObject[string];
 }
 
 /** Each path's label: the panel's name of the first field sent there. */
@@ -159,20 +140,12 @@ function labelsOf({ fields, paths }: EnvelopeRules): Record<string, string> {
 	const labels: Record<string, string> = {};
 	for (const [name, path] of Object.entries(paths)) {
 		const [top, nested] = name.split('.');
-		const field = fields.find((each) => each.name === top);
-		const option = (field?.options as INodeProperties[] | undefined)?.find(
-			(each) => each.name === nested,
-		);
-		labels[path] ??= (nested ? option : field)?.displayName ?? name;
+		let field = fields.find((each) => each.name === top);
+		if (nested) field = (field?.options as INodeProperties[]).find((each) => each.name === nested);
+		labels[path] ??= field?.displayName ?? name;
 	}
 	return labels;
 }
-
-const quoted = (labels: string[]) =>
-	`${labels
-		.slice(0, -1)
-		.map((label) => `'${label}'`)
-		.join(', ')} or '${labels.at(-1)}'`;
 
 /** The `data` the service takes: each field finished at its path, the rules checked. */
 export function finishData(sent: IDataObject, rules: EnvelopeRules): IDataObject {
@@ -191,7 +164,8 @@ export function finishData(sent: IDataObject, rules: EnvelopeRules): IDataObject
 	}
 	const anyOf = Object.keys(labels).filter((path) => !(path in required));
 	if (rules.anyOf && anyOf.every((path) => valueAt(data, path) === undefined)) {
-		const fix = `Fill in at least one of ${quoted(anyOf.map((path) => labels[path]))}.`;
+		const names = anyOf.map((path) => `'${labels[path]}'`);
+		const fix = `Fill in at least one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}.`;
 		throw inputError(rules.anyOf, fix);
 	}
 	return data;
@@ -216,30 +190,28 @@ export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const { action } = ((requestOptions.body as IDataObject)?.data ?? {}) as IDataObject;
 		const sent: IDataObject = { action };
-		let data: IDataObject;
-		let simplify: boolean;
 		try {
 			for (const [name, path] of Object.entries(rules.paths)) {
 				// A field the panel does not show has no value: n8n dropped it when it loaded the workflow.
 				const value = this.getNodeParameter(name, null) as unknown;
 				if (value !== null) setAt(sent, path, value);
 			}
-			data = finishData(sent, rules);
-			simplify = simplifyOf(this.getNodeParameter('simple', true));
+			const data = finishData(sent, rules);
+			const simplify = simplifyOf(this.getNodeParameter('simple', true));
+			sentOf(this, { envelope: { data }, simplify, mayExist: rules.mayExist });
+			return { ...requestOptions, body: { data } };
 		} catch (error) {
 			const { message, description } = error as UserError;
-			if (this.continueOnFail()) {
-				keepSent(this, { refused: { error: { message, description } } });
-				return requestOptions;
+			if (!this.continueOnFail()) {
+				const itemIndex = this.getItemIndex();
+				throw new NodeOperationError(this.getNode(), message, {
+					description: description ?? undefined,
+					itemIndex,
+				});
 			}
-			throw new NodeOperationError(this.getNode(), message, {
-				description: description ?? undefined,
-				itemIndex: this.getItemIndex(),
-			});
+			sentOf(this, { refused: { error: { message, description } } });
+			return requestOptions;
 		}
-		requestOptions.body = { data };
-		keepSent(this, { envelope: { data }, simplify, mayExist: rules.mayExist });
-		return requestOptions;
 	};
 }
 

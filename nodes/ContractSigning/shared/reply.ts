@@ -46,11 +46,9 @@ const isObject = (value: unknown): value is IDataObject =>
 	Object.prototype.toString.call(value) === '[object Object]';
 const isSuccess = (code: string) => /^2\d\d$/.test(code);
 
-function outcomeOf(code: string): Outcome {
-	// 429 and 503: the service did not act, and asks to be asked again later.
-	if (code === '429' || code === '503') return 'busy';
-	return /^[34]\d\d$/.test(code) ? 'refused' : 'unknown';
-}
+// 429 and 503: the service did not act, and asks to be asked again later.
+const outcomeOf = (code: string): Outcome =>
+	code === '429' || code === '503' ? 'busy' : /^[34]\d\d$/.test(code) ? 'refused' : 'unknown';
 
 function hintFor(code: string, { notFoundHint }: ExpectedReply): string {
 	if (code === '404') return notFoundHint;
@@ -71,17 +69,14 @@ export function retryAfterMs(value: unknown, now = Date.now()): number | undefin
 }
 
 /** A redirect, which the node does not follow, or a reply that is not a JSON object. */
-function unreadable(response: IN8nHttpFullResponse, expected: ExpectedReply): ReplyFailure {
-	const { body } = response;
-	const code = String(response.statusCode);
-	const outcome = isSuccess(code) ? 'unknown' : outcomeOf(code);
+function unreadable({ body, statusCode, headers }: IN8nHttpFullResponse, expected: ExpectedReply) {
+	const code = String(statusCode);
 	let message = `The service sent a reply that is not JSON (HTTP ${code})`;
 	let description = isSuccess(code)
 		? `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`
 		: hintFor(code, expected);
 	if (/^3\d\d$/.test(code)) {
-		const location = String(response.headers?.location ?? 'another address');
-		message = `The service address redirects to ${location} (HTTP ${code})`;
+		message = `The service address redirects to ${String(headers?.location ?? 'another address')} (HTTP ${code})`;
 		description =
 			"Nothing was sent there: the node does not follow redirects. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.";
 	} else if (body === undefined || body === null || body === '') {
@@ -89,6 +84,7 @@ function unreadable(response: IN8nHttpFullResponse, expected: ExpectedReply): Re
 	} else if (typeof body === 'string' && /^\s*</.test(body)) {
 		message = `The service sent a web page instead of data (HTTP ${code})`;
 	}
+	const outcome = isSuccess(code) ? 'unknown' : outcomeOf(code);
 	return { message, description, code, outcome, reply: { message } };
 }
 
@@ -111,8 +107,7 @@ export function replyFailure(
 	const { body } = response;
 	const status = String(response.statusCode);
 	if (!isObject(body) || /^3\d\d$/.test(status)) return unreadable(response, expected);
-	const bodyCode = String(body.code ?? '');
-	const code = isSuccess(status) && bodyCode ? bodyCode : status;
+	const code = isSuccess(status) && body.code ? String(body.code) : status;
 	const record = body[expected.member];
 	const key = isObject(record) ? record[expected.key] : undefined;
 	const hasKey = (typeof key === 'string' && key.trim() !== '') || typeof key === 'number';
@@ -145,9 +140,8 @@ export function checkReply(expected: ExpectedReply): PostReceiveAction {
 			httpCode: code,
 			itemIndex: this.getItemIndex(),
 		});
-		const context: FailureContext = { outcome };
-		if (outcome === 'busy') context.retryAfterMs = retryAfterMs(response.headers?.['retry-after']);
-		Object.assign(error.context, context);
+		const retryAfter = outcome === 'busy' ? retryAfterMs(response.headers?.['retry-after']) : 0;
+		Object.assign(error.context, { outcome, retryAfterMs: retryAfter });
 		throw error;
 	};
 }

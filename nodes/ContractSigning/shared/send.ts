@@ -17,9 +17,7 @@ import {
 import { whereToLook } from './envelope';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
 import { TRY_LATER, type FailureContext, type Outcome } from './reply';
-import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
-
-const LONGEST_BACKOFF_MS = 20_000;
+import { resultOf, sentOf, watchStop, type ItemResult } from './sent';
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
 /** Network failures by code: whether the request left, and the hint n8n's own message lacks. */
@@ -70,7 +68,7 @@ function classify(error: Failure): Outcome {
  * keeps the last of a storm from sleeping while the service is free.
  */
 export function pauseBefore(attempt: number, retryAfterMs = 0, random = Math.random): number {
-	const backoff = Math.min(LONGEST_BACKOFF_MS, 1000 * 2 ** attempt);
+	const backoff = Math.min(20_000, 1000 * 2 ** attempt);
 	return Math.round(Math.max(retryAfterMs * (1 + random() / 2), backoff * (0.5 + random())));
 }
 
@@ -92,12 +90,15 @@ async function sendWhileBusy(
 			if (classify(error) !== 'busy') throw error;
 			const { retryAfterMs } = error.context;
 			const pause = pauseBefore(attempt, retryAfterMs);
-			if (attempt >= maxRetries || Date.now() + pause > giveUpAt) {
-				const limit =
-					attempt >= maxRetries
-						? `The node sent it again ${attempt} times, the most that Options → Max Retries When Busy allows.`
-						: `The node waited for it as long as Options → Max Wait When Busy (Seconds) allows${retryAfterMs ? `; the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s more` : ''}.`;
-				error.description = `${error.description} ${limit}`;
+			if (attempt >= maxRetries) {
+				error.description += ` The node sent it again ${attempt} times, the most that Options → Max Retries When Busy allows.`;
+				throw error;
+			}
+			if (Date.now() + pause > giveUpAt) {
+				const asked = retryAfterMs
+					? `; the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s more`
+					: '';
+				error.description += ` The node waited for it as long as Options → Max Wait When Busy (Seconds) allows${asked}.`;
 				throw error;
 			}
 			await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);
@@ -106,14 +107,10 @@ async function sendWhileBusy(
 	return undefined;
 }
 
-/** The error under On Error → Continue, in the one shape n8n 1.x and 2.x both send to the error output. */
-function errorOf(error: Failure): IDataObject {
-	const { message, description } = error;
-	const code = networkCode(error) ?? error.httpCode;
-	return { message, ...(code && { code }), ...(description && { description }) };
-}
-
-/** The item's output: its result, or its error as an item under On Error → Continue. */
+/**
+ * The item's output: its result, or its error, as an item under On Error → Continue (in the one
+ * shape n8n 1.x and 2.x both send to the error output) or thrown.
+ */
 function asItems(context: IExecutePaginationFunctions, result: ItemResult): INodeExecutionData[] {
 	const pairedItem = { item: context.getItemIndex() };
 	if ('json' in result) return result.json.map((json) => ({ json, pairedItem }));
@@ -133,24 +130,28 @@ export async function sendItem(
 ): Promise<INodeExecutionData[]> {
 	const remember = this.getNode().retryOnFail === true;
 	const sent = sentOf(this);
-	const { refused } = sent;
-	const earlier = refused ?? (remember ? earlierResult(this) : undefined);
+	const earlier = sent.refused ?? (remember ? resultOf(this) : undefined);
 	try {
 		if (earlier) return asItems(this, earlier);
 		const items = await sendWhileBusy(this, requestData);
 		const result = { json: (items ?? []).map((item) => item.json) };
-		if (remember && items) keepResult(this, result);
+		if (remember && items) resultOf(this, result);
 		return asItems(this, result);
 	} catch (caught) {
 		const error = caught as Failure;
+		const { message, description } = error;
+		const code = networkCode(error) ?? error.httpCode;
+		const failed = {
+			error: { message, ...(code && { code }), ...(description && { description }) },
+		};
 		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
 		if (mayExist) {
-			error.description = mayExist;
-			if (remember) keepResult(this, { error: errorOf(error) });
+			failed.error.description = error.description = mayExist;
+			if (remember) resultOf(this, failed);
 		}
-		if (this.continueOnFail()) return asItems(this, { error: errorOf(error) });
+		if (this.continueOnFail()) return asItems(this, failed);
 		throw error;
 	} finally {
-		sentOf(this, true);
+		sentOf(this, 'forget');
 	}
 }

@@ -10,18 +10,20 @@ const userValues: INodeProperties[] = [fullnameField, emailField, customKeyField
 	displayOptions: undefined,
 }));
 
+const organizationField: INodeProperties = {
+	displayName: 'Organization',
+	name: 'organization',
+	type: 'string',
+	displayOptions: { show: showOnlyForClientCreate },
+	default: '',
+	placeholder: 'e.g. Analytical Engines Ltd',
+	description: 'Name of the client’s organization',
+};
+
 export const clientCreateDescription: INodeProperties[] = [
 	fullnameField,
 	emailField,
-	{
-		displayName: 'Organization',
-		name: 'organization',
-		type: 'string',
-		displayOptions: { show: showOnlyForClientCreate },
-		default: '',
-		placeholder: 'e.g. Analytical Engines Ltd',
-		description: 'Name of the client’s organization',
-	},
+	organizationField,
 	customKeyField,
 	{
 		displayName: 'Add Users',
@@ -71,17 +73,14 @@ export const clientCreateDescription: INodeProperties[] = [
 	},
 ];
 
-const clientIdentity: Array<[string, string]> = [
-	['customKey', 'Custom Key'],
-	['email', 'Email'],
-	['fullname', 'Full Name'],
-	['organization', 'Organization'],
-];
-
 function clientToLookFor(data: IDataObject): string {
 	const client = (data.client ?? {}) as IDataObject;
-	const known = clientIdentity.find(([key]) => typeof client[key] === 'string');
-	return known ? `a client with '${known[1]}' "${String(client[known[0]])}"` : 'a client';
+	const known = [customKeyField, emailField, fullnameField, organizationField].find(
+		({ name }) => typeof client[name] === 'string',
+	);
+	return known
+		? `a client with '${known.displayName}' "${String(client[known.name])}"`
+		: 'a client';
 }
 
 export const clientCreateRules: EnvelopeRules = {
