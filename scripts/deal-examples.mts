@@ -67,6 +67,8 @@ export const WON_DEALS_TABLE = {
 export const STOPPED_AFTER_MINUTES = 30;
 /** How many refusals a deal is tried for before a person is asked to correct it. */
 export const MAX_TRIES = 3;
+/** How long a won deal may keep waiting or being tried again before a person is told of it. */
+export const TELL_AFTER_HOURS = 24;
 /** What the Contract Signing node says of a create whose record may exist. */
 const MAY_EXIST = 'may have been created';
 
@@ -162,7 +164,9 @@ const sameRow = tableConditions(
 /** Tell a Person's message: each deal that needs a person, and what to do for it. */
 const TELL_A_PERSON = [
 	`$input.all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
-	"$input.all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'failed'",
+	"$input.all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'retry' || row.status === 'waiting'",
+	`? 'still not finished ${TELL_AFTER_HOURS} hours after it was won (' + row.problem + '). It is tried again every 10 minutes: if your CRM or the Contract Signing service is down, it goes on once they are back; otherwise correct what the message says.'`,
+	": row.status === 'failed'",
 	"? (Number(row.tries) ? 'refused ' + row.tries + ' times (' : 'not finished (') + row.problem + '). Correct this, then set its status to retry.'",
 	": row.clientKey ? 'the service may have made its contract “' + row.contractName + '” for the client ' + row.clientKey + ' without saying so. Look for it in your Contract Signing account and, if it is there, put its key in contractKey; then set its status to retry.'",
 	": 'the service may have made its client (Custom Key ' + row.customerId + ') without saying so. Look for it in your Contract Signing account and, if it is there, put its key in clientKey; then set its status to retry.')).join(' ')",
@@ -312,9 +316,18 @@ export function dealExample(head: CrmHead): Workflow {
 	 */
 	const failure = {
 		code: "String($json.error?.status ?? $json.error?.httpCode ?? $json.error?.code ?? '')",
+		message: "String(typeof $json.error === 'string' ? $json.error : '')",
 		mayExist: `String($json.error?.description ?? '').includes('${MAY_EXIST}')`,
 	};
-	const counts = `!(${failure.mayExist} || /^(408|429|5\\d\\d|E[A-Z]+|EAI_AGAIN)$/.test(${failure.code}))`;
+	/**
+	 * A busy or unreachable service or CRM, which is waited out and not counted: by its code, or,
+	 * from a node that gives its error as text only (Pipedrive, HubSpot), by n8n's own message for
+	 * such a code (n8n-workflow's NodeApiError and NodeError, 2.41.1).
+	 */
+	const waits = `/^(408|429|5\\d\\d|E[A-Z_]+)$/.test(${failure.code}) || /^(The service is receiving too many requests|The service (failed|was not able) to process|Bad gateway|Service unavailable|Gateway timed out|The service refused the connection|The connection (to the server was closed|cannot be established|timed out|was aborted)|The host is unreachable|The DNS server returned an error)/.test(${failure.message})`;
+	const counts = `!(${failure.mayExist} || ${waits})`;
+	/** A deal recorded longer ago than TELL_AFTER_HOURS, of which no one was told yet. */
+	const tellNow = `${deal('told')} !== 'yes' && new Date(${deal('createdAt')}).getTime() < $now.minus({ hours: ${TELL_AFTER_HOURS} }).toMillis() ? 'no' : ${deal('told')} || ''`;
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
@@ -552,8 +565,9 @@ export function dealExample(head: CrmHead): Workflow {
 			{
 				status: 'waiting',
 				problem: "The customer's first deal has not made the client yet.",
+				told: `={{ ${tellNow} }}`,
 			},
-			'Marks the deal waiting: Every 10 Minutes tries it again.',
+			`Marks the deal waiting: Every 10 Minutes tries it again. A deal still waiting ${TELL_AFTER_HOURS} hours after it was recorded is told of once.`,
 		),
 		node('Create Contract', [x(start + 13 + s), 120], {
 			type: CONTRACT_SIGNING_NODE,
@@ -584,13 +598,13 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Done',
 			[x(start + 16 + s), 0],
-			{ status: 'done', problem: '', tries: '0' },
-			'The CRM took the keys: the deal is done.',
+			{ status: 'done', problem: '', tries: '0', told: '' },
+			'The CRM took the keys: the deal is done, and no one needs to be told of it.',
 		),
 		node('What Failed', [x(start + 16 + s), 480], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
-			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
+			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes, and a person is told of a deal still not finished ${TELL_AFTER_HOURS} hours after it was recorded. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
 			parameters: {
 				assignments: {
 					assignments: [
@@ -617,9 +631,9 @@ export function dealExample(head: CrmHead): Workflow {
 				status: '={{ $json.status }}',
 				tries: '={{ $json.tries }}',
 				problem: '={{ $json.problem }}',
-				told: "={{ $json.status === 'retry' ? '' : 'no' }}",
+				told: `={{ $json.status === 'retry' ? ${tellNow} : 'no' }}`,
 			},
-			"Writes what failed to the deal's row: Every 10 Minutes tries a retry again, and tells a person of a check or a failed deal.",
+			`Writes what failed to the deal's row: Every 10 Minutes tries a retry again, and tells a person of a check or a failed deal, and of one still not finished ${TELL_AFTER_HOURS} hours after it was recorded.`,
 		),
 		node('Every 10 Minutes', [x(start), 1240], {
 			type: 'n8n-nodes-base.scheduleTrigger',
@@ -726,7 +740,7 @@ export function dealExample(head: CrmHead): Workflow {
 				...tableConditions([{ column: 'told', condition: 'eq', value: 'no' }], 'allConditions'),
 				returnAll: true,
 			},
-			'The deals only a person can finish (check or failed) that no one was told of yet.',
+			`The deals only a person can finish (check or failed), and those still not finished ${TELL_AFTER_HOURS} hours after they were recorded, that no one was told of yet.`,
 		),
 		table(
 			'Mark Told',

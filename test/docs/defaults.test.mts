@@ -40,3 +40,19 @@ describe('the busy-service defaults the texts give', () => {
 		expect(read('docs/scaling.md')).toContain(`up to ${RETRIES} times and ${WAIT} s per item`);
 	});
 });
+
+describe('how long a won deal goes unfinished before a person is told, as the texts give it', () => {
+	it('is the examples’ own', async () => {
+		const { TELL_AFTER_HOURS } = await import('../../scripts/deal-examples.mts');
+		const given = ['README.md', 'CHANGELOG.md', 'docs/examples.md'].flatMap((file) =>
+			[...read(file).matchAll(/(\d+) hours (later|after it was recorded)/g)].map(([, hours]) => [
+				file,
+				Number(hours),
+			]),
+		);
+		expect(given.map(([file]) => file)).toEqual(
+			expect.arrayContaining(['README.md', 'CHANGELOG.md', 'docs/examples.md']),
+		);
+		for (const [file, hours] of given) expect(hours, String(file)).toBe(TELL_AFTER_HOURS);
+	});
+});

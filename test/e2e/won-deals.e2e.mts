@@ -13,7 +13,12 @@
  * deals do. Prints the clients and contracts each case left at the service.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TRIES, TEMPLATE_KEY, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import {
+	MAX_TRIES,
+	TELL_AFTER_HOURS,
+	TEMPLATE_KEY,
+	WON_DEALS_TABLE,
+} from '../../scripts/deal-examples.mts';
 import {
 	CREDENTIAL_TYPE,
 	CRM_SECRET_HEADER,
@@ -101,8 +106,17 @@ function crmCredentials(examples: string[]) {
 }
 
 /** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
+/** While set, the copies a test saves tell of a deal at once instead of TELL_AFTER_HOURS on. */
+let tellAtOnce = false;
+
 function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
-	return sendKeysTo(pickDataTable(workflow, tableId, WON_DEALS_TABLE.name), suite.recorder.url);
+	const ready = sendKeysTo(
+		pickDataTable(workflow, tableId, WON_DEALS_TABLE.name),
+		suite.recorder.url,
+	);
+	if (!tellAtOnce) return ready;
+	const hours = `$now.minus({ hours: ${TELL_AFTER_HOURS} })`;
+	return JSON.parse(JSON.stringify(ready).replaceAll(hours, '$now.plus({ hours: 1 })'));
 }
 
 /** The recorder is the CRM's side: it records the keys sent to each deal. */
@@ -290,7 +304,15 @@ function wonDealCases(
 	lookup?: string,
 	/** The CRM's pins can give a won deal without a customer. */
 	withoutCustomer = false,
+	/**
+	 * The lookup fails here before it sends, as a refusal: Salesforce's OAuth2 credential holds no
+	 * token in the tests ("Unable to sign without access token"). Pipedrive's and HubSpot's fail at
+	 * the network, the CRM unreachable.
+	 */
+	lookupRefused = false,
 ) {
+	const lookupFails = lookupRefused ? 'its credential not connected' : 'the CRM unreachable';
+	const lookupTries = lookupRefused ? '1' : '0';
 	let driver: Driver;
 	beforeAll(() => {
 		driver = driverOf();
@@ -433,12 +455,12 @@ function wonDealCases(
 	});
 
 	if (lookup) {
-		it(`${lookup} failing, as when the CRM cannot be reached: the deal kept in retry, read again by the retry, one client and one contract`, async () => {
+		it(`${lookup} failing, ${lookupFails}: the deal kept in retry (${lookupRefused ? 'a refusal counted' : 'not counted'}), read again by the retry, one client and one contract`, async () => {
 			const deal = event(20, 20);
 			await driver.deliver([deal], { failing: lookup });
 			expectAt(deal, 0, 0);
 			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
-				{ status: 'retry', tries: '1' },
+				{ status: 'retry', tries: lookupTries, told: '' },
 			]);
 			await driver.retry();
 			const { clients } = expectAt(deal, 1, 1);
@@ -449,6 +471,24 @@ function wonDealCases(
 				{ status: 'done', customerId: driver.customKey(deal), contractName: deal.name },
 			]);
 			count(`${lookup} failing, then the retry`, deal);
+		});
+	}
+
+	if (lookup) {
+		it(`${lookup} failing for longer than ${TELL_AFTER_HOURS} hours: the deal marked for a person, and once the CRM is back, finished and no one told`, async () => {
+			const deal = event(22, 22);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+			tellAtOnce = true;
+			try {
+				await driver.deliver([deal], { failing: lookup });
+			} finally {
+				tellAtOnce = false;
+			}
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: lookupTries, told: 'no' }]);
+			await driver.retry();
+			expectAt(deal, 1, 1);
+			expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
+			count(`${lookup} failing for a day, then the retry`, deal);
 		});
 	}
 
@@ -820,6 +860,7 @@ const CRM_CASES = [
 			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
 		pins: salesforcePins,
 		lookup: 'Get Opportunity',
+		lookupRefused: true,
 		withoutCustomer: true,
 		batches: true,
 		customer: 'account',
@@ -851,6 +892,7 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 					crm.variants,
 					crm.lookup,
 					crm.withoutCustomer,
+					crm.lookupRefused,
 				);
 			});
 		}
