@@ -238,7 +238,12 @@ export interface CrmHead {
 	sticky: string;
 	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
 	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
-	/** The step after Save Contract that gives the CRM the keys; its failures go to What Failed. */
+	/**
+	 * The step after Save Contract that gives the CRM the keys; its failures go to What Failed,
+	 * and the sweep sends them again. It has no Retry On Fail: n8n runs a step again for every item
+	 * when its first item failed (n8n-core's workflow-execute.js, `checkFailure`), so in a sweep of
+	 * several deals the keys already taken would go again.
+	 */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
 	/** A test event held on the trigger, which Execute workflow runs with. */
 	pinData?: Json;
@@ -928,7 +933,6 @@ const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 	name: 'Send Keys to CRM',
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
-	...RETRY,
 	notes:
 		"Replace the URL (and add your CRM's credential) with your CRM's address that stores the keys on the deal; to keep the keys only in Won deals, deactivate this step (right-click, Deactivate). If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
 	parameters: {
@@ -1170,7 +1174,6 @@ export const PIPEDRIVE: CrmHead = {
 		name: 'Note on Deal',
 		type: 'n8n-nodes-base.pipedrive',
 		typeVersion: 2,
-		...RETRY,
 		credentials: PIPEDRIVE_CREDENTIAL,
 		notes:
 			'Adds a note with the keys to the deal in Pipedrive. To keep them in fields of the deal instead, make the fields in Pipedrive and set this step to the Deal resource and its Update operation. If Pipedrive refuses them or cannot be reached, Every 10 Minutes sends them again.',
@@ -1340,7 +1343,6 @@ export const HUBSPOT: CrmHead = {
 		name: 'Keys on Deal',
 		type: 'n8n-nodes-base.hubspot',
 		typeVersion: 2.2,
-		...RETRY,
 		credentials: HUBSPOT_KEY,
 		notes:
 			"Writes the keys to two deal properties in HubSpot: make them first in HubSpot's settings of deal properties (single-line text, internal names contract_signing_contract_key and contract_signing_client_key), or deactivate this step (right-click, Deactivate) to keep the keys only in Won deals. If HubSpot refuses them or cannot be reached, Every 10 Minutes sends them again.",
@@ -1467,7 +1469,6 @@ export const SALESFORCE: CrmHead = {
 		name: 'Note on Opportunity',
 		type: 'n8n-nodes-base.salesforce',
 		typeVersion: 1.1,
-		...RETRY,
 		credentials: SALESFORCE_CREDENTIAL,
 		notes:
 			"Adds a note with the keys to the opportunity in Salesforce. To keep them in fields of the opportunity instead, make the fields in Salesforce and set this step's Operation to Update. If Salesforce refuses them or cannot be reached, Every 10 Minutes sends them again.",

@@ -571,8 +571,8 @@ describe('deal-won-webhook.json', () => {
 	it('the CRM refusing the keys for a while (503, then 429): the deal waits in retry with its contract, the keys arrive once, nothing made twice', async () => {
 		const deal = webhookEvent(10, 7);
 		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
-		// Each run's three tries of Send Keys to CRM (Retry On Fail) turned away.
-		suite.recorder.failing = 3;
+		// Send Keys to CRM turned away in two runs: it has no Retry On Fail, the sweep sends again.
+		suite.recorder.failing = 1;
 		suite.recorder.failingStatus = 503;
 		try {
 			await webhook.deliver([deal]);
@@ -581,7 +581,7 @@ describe('deal-won-webhook.json', () => {
 			expect(await rowOf()).toMatchObject([
 				{ status: 'retry', contractKey: contracts[0].contractKey, tries: '0' },
 			]);
-			suite.recorder.failing = 3;
+			suite.recorder.failing = 1;
 			suite.recorder.failingStatus = 429;
 			await webhook.retry();
 			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0' }]);
@@ -590,7 +590,7 @@ describe('deal-won-webhook.json', () => {
 			suite.recorder.failingStatus = 500;
 		}
 		await webhook.retry();
-		expect(keysSent(deal.dealId)).toEqual([503, 503, 503, 429, 429, 429, 200]);
+		expect(keysSent(deal.dealId)).toEqual([503, 429, 200]);
 		const { clients, contracts } = atService(webhook, deal);
 		expect({ clients: clients.length, contracts: contracts.length }).toEqual({
 			clients: 1,
@@ -601,6 +601,39 @@ describe('deal-won-webhook.json', () => {
 		]);
 		figures.push(
 			`  Webhook, the CRM busy for two runs: keys answered ${keysSent(deal.dealId).join(', ')}; clients ${clients.length}, contracts ${contracts.length}`,
+		);
+	});
+
+	it("two deals in one run of Every 10 Minutes, the CRM refusing the first one's keys: the second's keys sent once, the first's by the next run", async () => {
+		const first = webhookEvent(30, 30);
+		const second = webhookEvent(31, 31);
+		const rowsOf = async () =>
+			await Promise.all(
+				[first, second].map(
+					async (deal) => (await tableRows(suite.rest, tableId, { dealId: deal.dealId }))[0],
+				),
+			);
+		suite.recorder.failing = 2;
+		suite.recorder.failingStatus = 503;
+		try {
+			await webhook.deliver([first, second]);
+			expect(await rowsOf()).toMatchObject([{ status: 'retry' }, { status: 'retry' }]);
+			// The sweep sends both deals' keys in one step; only the first deal's are refused.
+			suite.recorder.failing = 1;
+			suite.recorder.failingPath = `/${first.dealId}/`;
+			await webhook.retry();
+			expect(await rowsOf()).toMatchObject([{ status: 'retry' }, { status: 'done' }]);
+		} finally {
+			suite.recorder.failing = 0;
+			suite.recorder.failingStatus = 500;
+			suite.recorder.failingPath = undefined;
+		}
+		await webhook.retry();
+		expect(await rowsOf()).toMatchObject([{ status: 'done' }, { status: 'done' }]);
+		expect(keysSent(first.dealId)).toEqual([503, 503, 200]);
+		expect(keysSent(second.dealId)).toEqual([503, 200]);
+		figures.push(
+			`  Webhook, a sweep of two deals with the first's keys refused: keys answered ${keysSent(first.dealId).join(', ')} and ${keysSent(second.dealId).join(', ')}`,
 		);
 	});
 
@@ -701,7 +734,8 @@ describe('deal-won-webhook.json', () => {
 		const taken = suite.recorder.requests.filter((call) => call.status === 200);
 		const dealIds = taken.map((call) => (call.body as { dealId: string }).dealId).sort();
 		expect(dealIds).toEqual(
-			[1, 2, 3, 13, 5, 6, 9, 7, 8, 10, 11, ...(N8N_LINE_UNDER_TEST === undefined ? [14] : [])]
+			[1, 2, 3, 13, 5, 6, 9, 7, 8, 10, 30, 31, 11]
+				.concat(N8N_LINE_UNDER_TEST === undefined ? [14] : [])
 				.map((n) => `wh-deal-${n}`)
 				.sort(),
 		);

@@ -1,7 +1,8 @@
 /**
  * A server that is not the service: it records every request it receives (method, path, the
  * X-Service-Key header, the JSON body) and answers each with an empty JSON object, or with
- * `failingStatus` (HTTP 500 unless set) while `failing` counts down. A redirect's target in the
+ * `failingStatus` (HTTP 500 unless set) while `failing` counts down (only for paths containing
+ * `failingPath`, when set). A redirect's target in the
  * tests, where nothing carrying the key may arrive; the CRM that receives the keys written back
  * in the deal and repeated-delivery tests.
  */
@@ -25,6 +26,8 @@ export interface Recorder {
 	failing: number;
 	/** The status a failing request gets: HTTP 500 unless set. */
 	failingStatus: number;
+	/** When set, only requests whose path contains it count as the failing ones. */
+	failingPath?: string;
 	close(): Promise<void>;
 }
 
@@ -42,8 +45,11 @@ export async function startRecorder(): Promise<Recorder> {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			const status = recorder.failing > 0 ? recorder.failingStatus : 200;
-			if (recorder.failing > 0) recorder.failing--;
+			const fails =
+				recorder.failing > 0 &&
+				(recorder.failingPath === undefined || (request.url ?? '').includes(recorder.failingPath));
+			const status = fails ? recorder.failingStatus : 200;
+			if (fails) recorder.failing--;
 			const serviceKey = request.headers['x-service-key'];
 			const body = parsedJson(Buffer.concat(chunks).toString('utf8'));
 			requests.push({
