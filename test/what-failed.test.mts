@@ -58,7 +58,12 @@ const node: INode = {
 const httpError = (statusCode: number) =>
 	new NodeApiError(node, { message: `Request failed with status code ${statusCode}`, statusCode });
 const networkError = (code: string) =>
-	new NodeApiError(node, Object.assign(new Error(`getaddrinfo ${code} api.crm.example`), { code }) as unknown as JsonObject);
+	new NodeApiError(
+		node,
+		Object.assign(new Error(`getaddrinfo ${code} api.crm.example`), {
+			code,
+		}) as unknown as JsonObject,
+	);
 /** As the Pipedrive and HubSpot nodes put it out: the message alone. */
 const asText = (error: NodeApiError) => ({ error: error.message });
 /** As the Salesforce node puts it out. */
@@ -69,13 +74,16 @@ const asSalesforce = (error: NodeApiError) => ({
 	errorCode: null,
 	fields: null,
 });
+/** A failure as each CRM node puts it out, named for the test's title. */
+const asEachCrm = (what: string, error: NodeApiError): Array<[string, Json]> => [
+	[`Pipedrive or HubSpot, ${what}`, asText(error)],
+	[`Salesforce, ${what}`, asSalesforce(error)],
+];
+
 describe('What Failed: a busy or unreachable CRM or service is waited out, not counted', () => {
 	const busy: Array<[string, Json]> = [
-		...[429, 500, 502, 503, 504].flatMap(
-			(status): Array<[string, Json]> => [
-				[`Pipedrive or HubSpot, HTTP ${status}`, asText(httpError(status))],
-				[`Salesforce, HTTP ${status}`, asSalesforce(httpError(status))],
-			],
+		...[429, 500, 502, 503, 504].flatMap((status) =>
+			asEachCrm(`HTTP ${status}`, httpError(status)),
 		),
 		...[
 			'ECONNREFUSED',
@@ -84,12 +92,7 @@ describe('What Failed: a busy or unreachable CRM or service is waited out, not c
 			'EAI_AGAIN',
 			'ENOTFOUND',
 			'EHOSTUNREACH',
-		].flatMap(
-			(code): Array<[string, Json]> => [
-				[`Pipedrive or HubSpot, ${code}`, asText(networkError(code))],
-				[`Salesforce, ${code}`, asSalesforce(networkError(code))],
-			],
-		),
+		].flatMap((code) => asEachCrm(code, networkError(code))),
 		['Contract Signing, 503', { error: { message: 'Busy', code: '503' } }],
 		['Contract Signing, ECONNREFUSED', { error: { message: 'Refused', code: 'ECONNREFUSED' } }],
 	];
@@ -100,11 +103,8 @@ describe('What Failed: a busy or unreachable CRM or service is waited out, not c
 
 describe('What Failed: a refusal is counted, and a deal refused too often is failed', () => {
 	const refused: Array<[string, Json]> = [
-		...[400, 401, 403, 404, 422].flatMap(
-			(status): Array<[string, Json]> => [
-				[`Pipedrive or HubSpot, HTTP ${status}`, asText(httpError(status))],
-				[`Salesforce, HTTP ${status}`, asSalesforce(httpError(status))],
-			],
+		...[400, 401, 403, 404, 422].flatMap((status) =>
+			asEachCrm(`HTTP ${status}`, httpError(status)),
 		),
 		['a message of its own, as text', { error: 'Deal not found' }],
 		['Contract Signing, 400', { error: { message: 'Template not found', code: '400' } }],
@@ -140,6 +140,14 @@ describe(`Mark for Retry: a deal still not finished ${TELL_AFTER_HOURS} hours af
 
 	it(`recorded over ${TELL_AFTER_HOURS} hours ago: told`, () => {
 		expect(whatFailed(busy, { createdAt: recorded(TELL_AFTER_HOURS + 1) }).told).toBe('no');
+	});
+
+	it('a deal waiting for its customer’s client: told by the same rule', () => {
+		const told = (step('Wait for Client').columns as { value: Json }).value.told as string;
+		const deal = (hours: number, told = '') => ({ createdAt: recorded(hours), told });
+		expect(evaluate(told, {}, deal(TELL_AFTER_HOURS - 1))).toBe('');
+		expect(evaluate(told, {}, deal(TELL_AFTER_HOURS + 1))).toBe('no');
+		expect(evaluate(told, {}, deal(TELL_AFTER_HOURS + 1, 'yes'))).toBe('yes');
 	});
 
 	it('told of already: not again', () => {

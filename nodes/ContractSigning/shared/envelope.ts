@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 	type PreSendAction,
 } from 'n8n-workflow';
-import { sentOf, type Sent } from './sent';
+import { keepSent, type Sent } from './sent';
 
 export interface EnvelopeRules {
 	/** The fields the operation shows, for their labels. */
@@ -141,7 +141,11 @@ function labelsOf({ fields, paths }: EnvelopeRules): Record<string, string> {
 	for (const [name, path] of Object.entries(paths)) {
 		const [top, nested] = name.split('.');
 		let field = fields.find((each) => each.name === top);
-		if (nested) field = (field?.options as INodeProperties[]).find((each) => each.name === nested);
+		if (nested) {
+			field = (field?.options as INodeProperties[] | undefined)?.find(
+				(each) => each.name === nested,
+			);
+		}
 		labels[path] ??= field?.displayName ?? name;
 	}
 	return labels;
@@ -198,7 +202,7 @@ export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 			}
 			const data = finishData(sent, rules);
 			const simplify = simplifyOf(this.getNodeParameter('simple', true));
-			sentOf(this, { envelope: { data }, simplify, mayExist: rules.mayExist });
+			keepSent(this, { envelope: { data }, simplify, mayExist: rules.mayExist });
 			return { ...requestOptions, body: { data } };
 		} catch (error) {
 			const { message, description } = error as UserError;
@@ -209,7 +213,7 @@ export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 					itemIndex,
 				});
 			}
-			sentOf(this, { refused: { error: { message, description } } });
+			keepSent(this, { refused: { error: { message, description } } });
 			return requestOptions;
 		}
 	};

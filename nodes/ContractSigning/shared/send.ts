@@ -17,7 +17,7 @@ import {
 import { whereToLook } from './envelope';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
 import { TRY_LATER, type FailureContext, type Outcome } from './reply';
-import { resultOf, sentOf, watchStop, type ItemResult } from './sent';
+import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
 /** Network failures by code: whether the request left, and the hint n8n's own message lacks. */
@@ -130,12 +130,12 @@ export async function sendItem(
 ): Promise<INodeExecutionData[]> {
 	const remember = this.getNode().retryOnFail === true;
 	const sent = sentOf(this);
-	const earlier = sent.refused ?? (remember ? resultOf(this) : undefined);
+	const earlier = sent.refused ?? (remember ? earlierResult(this) : undefined);
 	try {
 		if (earlier) return asItems(this, earlier);
 		const items = await sendWhileBusy(this, requestData);
 		const result = { json: (items ?? []).map((item) => item.json) };
-		if (remember && items) resultOf(this, result);
+		if (remember && items) keepResult(this, result);
 		return asItems(this, result);
 	} catch (caught) {
 		const error = caught as Failure;
@@ -147,11 +147,11 @@ export async function sendItem(
 		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
 		if (mayExist) {
 			failed.error.description = error.description = mayExist;
-			if (remember) resultOf(this, failed);
+			if (remember) keepResult(this, failed);
 		}
 		if (this.continueOnFail()) return asItems(this, failed);
 		throw error;
 	} finally {
-		sentOf(this, 'forget');
+		sentOf(this, true);
 	}
 }

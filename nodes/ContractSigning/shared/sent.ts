@@ -30,25 +30,31 @@ interface Memory {
 
 const memoryOf = (context: IExecuteSingleFunctions) => context.getContext('node') as Memory;
 
-/** The item's request under way; `keep` it from the preSend, `forget` it once its send is over. */
-export function sentOf(context: IExecuteSingleFunctions, keep?: Sent | 'forget'): Sent {
-	const kept = (memoryOf(context).sent ??= {});
-	const index = context.getItemIndex();
-	if (keep === 'forget') delete kept[index];
-	else if (keep) kept[index] = keep;
-	return keep === 'forget' ? {} : (kept[index] ?? {});
+export function keepSent(context: IExecuteSingleFunctions, sent: Sent): void {
+	(memoryOf(context).sent ??= {})[context.getItemIndex()] = sent;
 }
 
-/**
- * The item's final result under Retry On Fail, kept by its place across the tries, which keep the
- * run index; `result` keeps one.
- */
-export function resultOf(context: IExecuteSingleFunctions, result?: ItemResult) {
+/** The item's request under way; `forget` once its send is over. */
+export function sentOf(context: IExecuteSingleFunctions, forget = false): Sent {
+	const kept = memoryOf(context).sent ?? {};
+	const sent = kept[context.getItemIndex()] ?? {};
+	if (forget) delete kept[context.getItemIndex()];
+	return sent;
+}
+
+/** The item's place across the tries of Retry On Fail, which keep the run index. */
+function resultKey(context: IExecuteSingleFunctions): string {
 	const { $runIndex } = context.getWorkflowDataProxy(context.getItemIndex());
-	const key = `${context.getExecutionId()}:${$runIndex}:${context.getItemIndex()}`;
-	const results = (memoryOf(context).results ??= {});
-	if (result) results[key] = deepCopy(result);
-	return results[key] && deepCopy(results[key]);
+	return `${context.getExecutionId()}:${$runIndex}:${context.getItemIndex()}`;
+}
+
+export function earlierResult(context: IExecuteSingleFunctions): ItemResult | undefined {
+	const result = memoryOf(context).results?.[resultKey(context)];
+	return result && deepCopy(result);
+}
+
+export function keepResult(context: IExecuteSingleFunctions, result: ItemResult): void {
+	(memoryOf(context).results ??= {})[resultKey(context)] = deepCopy(result);
 }
 
 /**
