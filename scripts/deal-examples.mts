@@ -63,6 +63,17 @@ export const WON_DEALS_TABLE = {
 	],
 };
 
+/**
+ * The table of each deal's customer: a row per deal that needs a client, written once its customer
+ * is known. The customer's first row names the deal that makes its client, and holds the client's
+ * key once made: which deal makes it is decided by the order the customer's rows were written in,
+ * not by which deal is oldest, so a deal whose read from the CRM is late cannot make a second one.
+ */
+export const CUSTOMERS_TABLE = {
+	name: 'Won deal customers',
+	columns: ['customerId', 'dealId', 'clientKey'],
+};
+
 /** How long a deal's row may stay in a step before the sweep takes its run for stopped. */
 export const STOPPED_AFTER_MINUTES = 30;
 /** How many refusals a deal is tried for before a person is asked to correct it. */
@@ -84,8 +95,8 @@ const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
 const nodeId = (example: number, node: number) =>
 	`d${example}a1b2c3-0000-4000-8000-${String(node).padStart(12, '0')}`;
 
-/** The table as the examples pick it: by its name (n8n 2.3 and later). */
-const wonDeals = { __rl: true, mode: 'name', value: WON_DEALS_TABLE.name };
+/** A table as the examples pick it: by its name (n8n 2.3 and later). */
+const byName = (table: { name: string }) => ({ __rl: true, mode: 'name', value: table.name });
 
 interface Condition {
 	column: string;
@@ -107,12 +118,12 @@ function tableConditions(conditions: Condition[], match: 'allConditions' | 'anyC
 }
 
 /** The resource mapper's value for the given columns of the table. */
-function tableColumns(values: Record<string, string>) {
+function tableColumns(values: Record<string, string>, columns = WON_DEALS_TABLE.columns) {
 	return {
 		mappingMode: 'defineBelow',
 		value: values,
 		matchingColumns: [],
-		schema: WON_DEALS_TABLE.columns.map((column) => ({
+		schema: columns.map((column) => ({
 			id: column,
 			displayName: column,
 			required: false,
@@ -264,13 +275,14 @@ export function dealExample(head: CrmHead): Workflow {
 		operation: string,
 		parameters: Json,
 		notes: string,
+		of: { name: string } = WON_DEALS_TABLE,
 	) =>
 		node(name, position, {
 			type: 'n8n-nodes-base.dataTable',
 			typeVersion: 1,
 			...RETRY,
 			notes,
-			parameters: { resource: 'row', operation, dataTableId: wonDeals, ...parameters },
+			parameters: { resource: 'row', operation, dataTableId: byName(of), ...parameters },
 		});
 	/** A Get of the first row whose column holds the deal's value. */
 	const firstRow = (name: string, position: [number, number], column: string, notes: string) =>
@@ -304,13 +316,36 @@ export function dealExample(head: CrmHead): Workflow {
 	/** A delete of the deal's row. */
 	const deleteDeal = (name: string, position: [number, number], notes: string) =>
 		table(name, position, 'deleteRows', { ...dealRow, options: {} }, notes);
+	/** A step that makes the table the first time the workflow runs, and finds it after. */
+	const makeTable = (
+		name: string,
+		position: [number, number],
+		{ name: tableName, columns }: { name: string; columns: string[] },
+		notes: string,
+	) =>
+		node(name, position, {
+			type: 'n8n-nodes-base.dataTable',
+			typeVersion: 1.1,
+			...RETRY,
+			executeOnce: true,
+			notes,
+			parameters: {
+				resource: 'table',
+				operation: 'create',
+				tableName,
+				columns: { column: columns.map((column) => ({ name: column, type: 'string' })) },
+				options: { createIfNotExists: true },
+			},
+		});
 	const lookups = head.lookups;
+	/** Whether the deal is known to be won only once it is read from the CRM. */
+	const readsWon = !!lookups?.steps.some((step) => step.name === 'Won?');
 	/** The column of Record Deal, less 2; with lookups, Deal Fields and Won? are not before it. */
 	const start = lookups
 		? Math.max(...head.steps.map((step) => step.position[0])) / x(1)
 		: head.steps.length + (head.won ? 1 : 0);
-	/** The steps after Has Contract? move right by one for Has Customer?. */
-	const s = lookups ? 1 : 0;
+	/** The column of Add Customer: one further right for Has Customer?. */
+	const c = start + 7 + (lookups ? 1 : 0);
 	/** Where a step of the reads from the CRM goes: above the row of the deal's own steps. */
 	const above = (column: number, row = 0): [number, number] => [x(start + 8 + column), -760 + row];
 	const afterLookups = lookups ? Math.max(...lookups.steps.map((step) => step.position[0])) + 1 : 0;
@@ -378,20 +413,18 @@ export function dealExample(head: CrmHead): Workflow {
 				ifCondition('={{ $json.customerId }}', notEmpty),
 			]),
 		}),
-		node('Make Table', [x(start + 2), -200], {
-			type: 'n8n-nodes-base.dataTable',
-			typeVersion: 1.1,
-			...RETRY,
-			executeOnce: true,
-			notes: `Makes the data table "${WON_DEALS_TABLE.name}" with its columns the first time the workflow runs, and finds it on every run after (Table → Create, Reuse Existing Tables). It runs before Record Deal, and first in each run of Every 10 Minutes. n8n 1.x has no Table → Create: there, make the table as the README says and delete this step.`,
-			parameters: {
-				resource: 'table',
-				operation: 'create',
-				tableName: WON_DEALS_TABLE.name,
-				columns: { column: WON_DEALS_TABLE.columns.map((name) => ({ name, type: 'string' })) },
-				options: { createIfNotExists: true },
-			},
-		}),
+		makeTable(
+			'Make Table',
+			[x(start + 2), -200],
+			WON_DEALS_TABLE,
+			`Makes the data tables "${WON_DEALS_TABLE.name}" and, next, "${CUSTOMERS_TABLE.name}" with their columns the first time the workflow runs, and finds them on every run after (Table → Create, Reuse Existing Tables). It runs before Record Deal, and first in each run of Every 10 Minutes. n8n 1.x has no Table → Create: there, make the tables as the README says and delete this step and the next.`,
+		),
+		makeTable(
+			'Make Customer Table',
+			[x(start + 3), -400],
+			CUSTOMERS_TABLE,
+			`Makes the data table "${CUSTOMERS_TABLE.name}" the first time the workflow runs, and finds it on every run after.`,
+		),
 		lookups
 			? updateDeal(
 					'No Ids',
@@ -460,9 +493,32 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		deleteDeal(
 			'Forget Repeat',
-			[x(start + 6), 200],
+			[x(start + (readsWon ? 7 : 6)), readsWon ? 300 : 200],
 			'Deletes the row just written for the repeat: the table keeps one row per deal.',
 		),
+		...(readsWon
+			? [
+					node('Still Reading?', [x(start + 6), 240], {
+						type: 'n8n-nodes-base.if',
+						typeVersion: 2.2,
+						notes:
+							"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
+						parameters: allOf(nodeId(head.number, 88), [
+							ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue),
+						]),
+					}),
+					updateDeal(
+						'Wait for First Event',
+						[x(start + 7), 480],
+						{
+							status: 'waiting',
+							problem: "The deal's first event was still being read from the CRM.",
+							told: `={{ ${tellNow} }}`,
+						},
+						"Marks this event of the deal waiting: Every 10 Minutes tries it again, once the first event's read has ended. If that one went on, this one is then deleted as a repeat; if the deal was not won then, this one is read from the CRM.",
+					),
+				]
+			: []),
 		node('Has Contract?', [x(start + 6), 0], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
@@ -506,40 +562,99 @@ export function dealExample(head: CrmHead): Workflow {
 					),
 				]
 			: []),
-		firstRow(
+		table(
+			'Add Customer',
+			[x(c), 120],
+			'upsert',
+			{
+				...tableConditions(
+					[
+						{ column: 'customerId', condition: 'eq', value: `={{ ${deal('customerId')} }}` },
+						{ column: 'dealId', condition: 'eq', value: `={{ ${deal('dealId')} }}` },
+					],
+					'allConditions',
+				),
+				columns: tableColumns(
+					{ customerId: `={{ ${deal('customerId')} }}`, dealId: `={{ ${deal('dealId')} }}` },
+					CUSTOMERS_TABLE.columns,
+				),
+				options: {},
+			},
+			`Writes the deal's customer to the data table "${CUSTOMERS_TABLE.name}", once per deal: the customer's rows there, in the order they were written, decide which deal makes its client.`,
+			CUSTOMERS_TABLE,
+		),
+		table(
 			"Customer's First Deal",
-			[x(start + 7 + s), 120],
-			'customerId',
-			"Reads the customer's first deal: it holds the customer's client once one is made.",
+			[x(c + 1), 120],
+			'get',
+			{
+				...tableConditions(
+					[{ column: 'customerId', condition: 'eq', value: `={{ ${deal('customerId')} }}` }],
+					'allConditions',
+				),
+				...FIRST_ROW,
+			},
+			"Reads the customer's first row: the deal that makes the customer's client, and the client's key once it is made.",
+			CUSTOMERS_TABLE,
 		),
-		node('Has Client?', [x(start + 8 + s), 120], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes: 'A customer with a client gets the contract for that client.',
-			parameters: allOf(nodeId(head.number, 97), [ifCondition('={{ $json.clientKey }}', notEmpty)]),
-		}),
-		updateDeal(
-			'Making Contract',
-			[x(start + 11 + s), 120],
-			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
-			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
-		),
-		node('First Deal?', [x(start + 9 + s), 320], {
+		node('Has Client?', [x(c + 2), 120], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
-				"The customer's first deal makes the client. A later deal that comes before the client is made waits for it, and is tried again in 10 minutes.",
+				"A customer with a client gets the contract for that client; so does the deal that makes the client once a person put the client's key in its row.",
+			parameters: allOf(nodeId(head.number, 97), [
+				ifCondition(
+					`={{ $json.clientKey || ($json.dealId === ${deal('dealId')} ? ${deal('clientKey')} : '') }}`,
+					notEmpty,
+				),
+			]),
+		}),
+		table(
+			'Keep Client',
+			[x(c + 7), 120],
+			'update',
+			{
+				...tableConditions(
+					[
+						{
+							column: 'id',
+							condition: 'eq',
+							value: `={{ $("Customer's First Deal").item.json.id }}`,
+						},
+					],
+					'allConditions',
+				),
+				columns: tableColumns(
+					{ clientKey: `={{ $json.clientKey || ${deal('clientKey')} }}` },
+					CUSTOMERS_TABLE.columns,
+				),
+				options: {},
+			},
+			"Writes the client's key to the customer's first row: every later deal of the customer finds it there.",
+			CUSTOMERS_TABLE,
+		),
+		updateDeal(
+			'Making Contract',
+			[x(c + 8), 120],
+			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
+			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
+		),
+		node('First Deal?', [x(c + 3), 320], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				"The deal named by the customer's first row makes the client. Another deal that comes before the client is made waits for it, and is tried again in 10 minutes.",
 			parameters: allOf(nodeId(head.number, 96), [
-				ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`),
+				ifCondition('={{ $json.dealId }}', stringEquals, `={{ ${deal('dealId')} }}`),
 			]),
 		}),
 		updateDeal(
 			'Making Client',
-			[x(start + 10 + s), 320],
+			[x(c + 4), 320],
 			{ status: 'making client' },
 			"Says in the deal's row that the customer's client is about to be made: if the run stops before the client's key is saved, the client may exist, and a person is asked to look.",
 		),
-		node('Create Client', [x(start + 11 + s), 320], {
+		node('Create Client', [x(c + 5), 320], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -560,13 +675,13 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Client',
-			[x(start + 12 + s), 240],
+			[x(c + 6), 320],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
-			"Writes the new client's key to the deal's row, the customer's first: every later deal of the customer finds it there. The contract is made next.",
+			"Writes the new client's key to the deal's row; Keep Client gives it to the customer's first row next, and the contract is made.",
 		),
 		updateDeal(
 			'Wait for Client',
-			[x(start + 10 + s), 480],
+			[x(c + 4), 520],
 			{
 				status: 'waiting',
 				problem: "The customer's first deal has not made the client yet.",
@@ -574,7 +689,7 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			`Marks the deal waiting: Every 10 Minutes tries it again. A deal still waiting ${TELL_AFTER_HOURS} hours after it was recorded is told of once.`,
 		),
-		node('Create Contract', [x(start + 13 + s), 120], {
+		node('Create Contract', [x(c + 9), 120], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -592,7 +707,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Contract',
-			[x(start + 14 + s), 120],
+			[x(c + 10), 120],
 			{
 				clientKey: '={{ $json.clientKey }}',
 				contractKey: '={{ $json.contractKey }}',
@@ -602,11 +717,11 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		updateDeal(
 			'Done',
-			[x(start + 16 + s), 0],
+			[x(c + 12), 0],
 			{ status: 'done', problem: '', tries: '0', told: '' },
 			'The CRM took the keys: the deal is done, and no one needs to be told of it.',
 		),
-		node('What Failed', [x(start + 16 + s), 480], {
+		node('What Failed', [x(c + 12), 480], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes, and a person is told of a deal still not finished ${TELL_AFTER_HOURS} hours after it was recorded. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
@@ -631,7 +746,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Mark for Retry',
-			[x(start + 17 + s), 480],
+			[x(c + 13), 480],
 			{
 				status: '={{ $json.status }}',
 				tries: '={{ $json.tries }}',
@@ -769,7 +884,7 @@ export function dealExample(head: CrmHead): Workflow {
 		...head.keysToCrm,
 		onError: 'continueErrorOutput',
 		id: nodeId(head.number, counter++),
-		position: [x(start + 15 + s), 0] as [number, number],
+		position: [x(c + 11), 0] as [number, number],
 	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
@@ -792,22 +907,30 @@ export function dealExample(head: CrmHead): Workflow {
 					[head.recorded.name]: { main: [to('Deal')] },
 				}
 			: { 'Record Deal': { main: [to('Deal')] } }),
+		'Make Table': { main: [to('Make Customer Table')] },
 		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
-		'First Time?': { main: [to('Has Contract?'), to('Forget Repeat')] },
+		'First Time?': {
+			main: [to('Has Contract?'), to(readsWon ? 'Still Reading?' : 'Forget Repeat')],
+		},
+		...(readsWon
+			? { 'Still Reading?': { main: [to('Wait for First Event'), to('Forget Repeat')] } }
+			: {}),
 		...(lookups
 			? {
 					'Has Contract?': { main: [to(keysToCrm.name), to('Has Customer?')] },
-					'Has Customer?': { main: [to("Customer's First Deal"), to(lookups.steps[0].name)] },
+					'Has Customer?': { main: [to('Add Customer'), to(lookups.steps[0].name)] },
 				}
-			: { 'Has Contract?': { main: [to(keysToCrm.name), to("Customer's First Deal")] } }),
+			: { 'Has Contract?': { main: [to(keysToCrm.name), to('Add Customer')] } }),
+		'Add Customer': { main: [to("Customer's First Deal")] },
 		"Customer's First Deal": { main: [to('Has Client?')] },
-		'Has Client?': { main: [to('Making Contract'), to('First Deal?')] },
+		'Has Client?': { main: [to('Keep Client'), to('First Deal?')] },
+		'Keep Client': { main: [to('Making Contract')] },
 		'Making Contract': { main: [to('Create Contract')] },
 		'First Deal?': { main: [to('Making Client'), to('Wait for Client')] },
 		'Making Client': { main: [to('Create Client')] },
 		'Create Client': { main: [to('Save Client'), to('What Failed')] },
-		'Save Client': { main: [to('Create Contract')] },
+		'Save Client': { main: [to('Keep Client')] },
 		'Create Contract': { main: [to('Save Contract'), to('What Failed')] },
 		'Save Contract': { main: [to(keysToCrm.name)] },
 		[keysToCrm.name]: { main: [to('Done'), to('What Failed')] },

@@ -7,9 +7,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
-import { WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { CUSTOMERS_TABLE, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { webhookBody } from './crm-deals.mts';
-import { createDataTable, pickDataTable } from './data-tables.mts';
+import { createDataTable, pickDataTables } from './data-tables.mts';
 import {
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
@@ -63,11 +63,13 @@ const suite = useN8n('alert', {
 	},
 	started: async ({ home, rest, recorder }) => {
 		const onOneX = home.runtime.version.startsWith('1.');
-		// n8n 1.x: the table made by hand and picked in each step, as the README says.
+		// n8n 1.x: the tables made by hand and picked in each step, as the README says.
 		let deals = sendKeysTo(structuredClone(WEBHOOK), recorder.url);
 		if (onOneX) {
-			const tableId = await createDataTable(rest, WON_DEALS_TABLE);
-			deals = pickDataTable(deals, tableId, WON_DEALS_TABLE.name);
+			deals = pickDataTables(deals, {
+				[WON_DEALS_TABLE.name]: await createDataTable(rest, WON_DEALS_TABLE),
+				[CUSTOMERS_TABLE.name]: await createDataTable(rest, CUSTOMERS_TABLE),
+			});
 		}
 		// … → Settings, Error Workflow: Alert by Email.
 		deals.settings = { ...deals.settings, errorWorkflow: ALERT.id };

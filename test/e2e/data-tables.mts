@@ -31,17 +31,15 @@ export async function createDataTable(rest: RestSession, table: DataTable): Prom
 }
 
 /**
- * The table in every data table step of the workflow, as the README has users set it. The
- * examples find it by its name, which the pinned n8n does as shipped. Before 2.3 n8n has no By
- * Name (its Data table field offers From list and ID): users pick the table from the list, which
- * stores its id. n8n 1.x has no Table → Create either: users make the table by hand and delete
- * the step that would make it, with its connections.
+ * The tables in the workflow's data table steps, as the README has users set them: `tables` by
+ * name, each with its id. The examples find a table by its name, which the pinned n8n does as
+ * shipped. Before 2.3 n8n has no By Name (its Data table field offers From list and ID): users pick
+ * each step's table from the list, which stores its id. n8n 1.x has no Table → Create either:
+ * users make the tables by hand and delete the steps that would make them, with their connections.
  */
-export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'> & { connections?: unknown }>(
-	workflow: T,
-	tableId: string,
-	tableName: string,
-): T {
+export function pickDataTables<
+	T extends Pick<ExampleWorkflow, 'nodes'> & { connections?: unknown },
+>(workflow: T, tables: Record<string, string>): T {
 	if (N8N_LINE_UNDER_TEST === undefined) return workflow;
 	const makesTable = workflow.nodes.filter((node) => node.parameters.resource === 'table');
 	const gone = new Set(makesTable.map((node) => node.name));
@@ -54,18 +52,28 @@ export function pickDataTable<T extends Pick<ExampleWorkflow, 'nodes'> & { conne
 	for (const outputs of Object.values(connections)) {
 		outputs.main = outputs.main.map((output) => output.filter(({ node }) => !gone.has(node)));
 	}
+	const names = Object.keys(tables);
 	for (const node of workflow.nodes) {
-		if (node.type === 'n8n-nodes-base.dataTable') {
-			node.parameters.dataTableId = {
-				__rl: true,
-				mode: 'list',
-				value: tableId,
-				cachedResultName: tableName,
-			};
-		}
+		if (node.type !== 'n8n-nodes-base.dataTable') continue;
+		const named = (node.parameters.dataTableId as { value?: string } | undefined)?.value ?? '';
+		const name = names.length === 1 ? names[0] : named;
+		if (!(name in tables)) throw new Error(`${node.name}: no table "${named}" to pick`);
+		node.parameters.dataTableId = {
+			__rl: true,
+			mode: 'list',
+			value: tables[name],
+			cachedResultName: name,
+		};
 	}
 	return workflow;
 }
+
+/** pickDataTables for a workflow of one table. */
+export const pickDataTable = <T extends Pick<ExampleWorkflow, 'nodes'> & { connections?: unknown }>(
+	workflow: T,
+	tableId: string,
+	tableName: string,
+): T => pickDataTables(workflow, { [tableName]: tableId });
 
 /** The id of the owner's data table of this name. */
 export async function dataTableId(rest: RestSession, name: string): Promise<string> {

@@ -38,7 +38,7 @@ import {
 	readExample,
 	restJson,
 } from './n8n-instance.mts';
-import { TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { CUSTOMERS_TABLE, TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { dataTableId, tableRows } from './data-tables.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
@@ -83,18 +83,22 @@ const STEPS_OF_A_NEW_CUSTOMER = [
 	'Won?',
 	'Has Ids?',
 	'Make Table',
+	'Make Customer Table',
 	'Record Deal',
 	'Deal Recorded',
 	'Deal',
 	"Deal's First Row",
 	'First Time?',
 	'Has Contract?',
+	'Add Customer',
 	"Customer's First Deal",
 	'Has Client?',
 	'First Deal?',
 	'Making Client',
 	'Create Client',
 	'Save Client',
+	'Keep Client',
+	'Making Contract',
 	'Create Contract',
 	'Save Contract',
 	'Send Keys to CRM',
@@ -322,9 +326,12 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 
 	it('3. Import the example (… → Import → From file); the workflow makes its table (Make Table)', async () => {
 		expect(FIRST_WORKFLOW).toContain('**Make Table**');
-		// The columns for n8n 1.x, where the user makes the table: listed where step 3 points.
+		// The columns for n8n 1.x, where the user makes the tables: listed where step 3 points.
 		const examples = readFileSync(join(PACKAGE_ROOT, 'docs', 'examples.md'), 'utf8');
-		for (const name of WON_DEALS_TABLE.columns) expect(examples).toContain(`\`${name}\``);
+		for (const { name, columns } of [WON_DEALS_TABLE, CUSTOMERS_TABLE]) {
+			expect(examples).toContain(`**${name}**`);
+			for (const column of columns) expect(examples).toContain(`\`${column}\``);
+		}
 		// A workflow, then its … menu (More actions): Import → From file.
 		await page.getByRole('menuitem', { name: 'Overview' }).click();
 		await page.getByRole('button', { name: 'Create workflow' }).first().click();
@@ -356,6 +363,10 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				'Deal Won',
 				'Deal Fields',
 				'Make Table',
+				'Make Customer Table',
+				'Add Customer',
+				"Customer's First Deal",
+				'Keep Client',
 				'Create Client',
 				'Create Contract',
 				'Send Keys to CRM',
@@ -622,8 +633,9 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				`the rows of deal ${dealId} in ${TABLE}`,
 			).toHaveLength(1);
 		}
-		// The table the workflow made, with the columns docs/examples.md lists.
+		// The tables the workflow made, with the columns docs/examples.md lists.
 		expect(await tableColumns(TABLE)).toEqual(WON_DEALS_TABLE.columns);
+		expect(await tableColumns(CUSTOMERS_TABLE.name)).toEqual(CUSTOMERS_TABLE.columns);
 		// The status column is beyond the grid's width: its rows as n8n has them.
 		const statuses = (await tableRows(rest, await tableIdOf(TABLE))).map((row) => [
 			row.dealId,

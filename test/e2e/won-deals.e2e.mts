@@ -14,6 +14,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+	CUSTOMERS_TABLE,
 	MAX_TRIES,
 	TELL_AFTER_HOURS,
 	TEMPLATE_KEY,
@@ -50,7 +51,7 @@ import {
 import {
 	createDataTable,
 	dataTableId,
-	pickDataTable,
+	pickDataTables,
 	renameColumn,
 	tableRows,
 	updateTableRows,
@@ -74,9 +75,12 @@ interface Driver {
 	sweep(): Promise<Execution>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
 	customKey(event: DealEvent): string;
+	/** For a CRM example: what its reads from the CRM give in the runs after, these events' deals. */
+	readAs?(events: DealEvent[]): Promise<void>;
 }
 
 let tableId: string;
+let customersTableId: string;
 /** When set, the service answers the requests of this path as a service that is down. */
 let downAt: string | undefined;
 /** When set, the service refuses every contract's template, as for a Template Key it does not know. */
@@ -111,7 +115,10 @@ let tellAtOnce = false;
 
 function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 	const ready = sendKeysTo(
-		pickDataTable(workflow, tableId, WON_DEALS_TABLE.name),
+		pickDataTables(workflow, {
+			[WON_DEALS_TABLE.name]: tableId,
+			[CUSTOMERS_TABLE.name]: customersTableId,
+		}),
 		suite.recorder.url,
 	);
 	if (!tellAtOnce) return ready;
@@ -152,8 +159,10 @@ async function started() {
 		const first = await runFromTrigger(suite.rest, WEBHOOK.id, RETRY_TRIGGER, GIVE_UP_MS);
 		expect(first.status, runError(first)).toBe('success');
 		tableId = await dataTableId(suite.rest, WON_DEALS_TABLE.name);
+		customersTableId = await dataTableId(suite.rest, CUSTOMERS_TABLE.name);
 	} else {
 		tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
+		customersTableId = await createDataTable(suite.rest, CUSTOMERS_TABLE);
 		await importWorkflows(suite.home, [setUp(WEBHOOK)]);
 	}
 	await publishInN8n(suite.rest, WEBHOOK.id);
@@ -269,7 +278,10 @@ function pinnedDriver(options: {
 					await run(copy, options.trigger(batch));
 				}),
 			);
-			if (failing) await save(options.pins(events));
+			if (failing) await this.readAs!(events);
+		},
+		async readAs(events) {
+			await save(options.pins(events));
 		},
 		async retry() {
 			await run(lastCopy, RETRY_TRIGGER);
@@ -310,6 +322,8 @@ function wonDealCases(
 	 * the network, the CRM unreachable.
 	 */
 	lookupRefused = false,
+	/** The CRM's trigger gives several events in one run, and the deal is read before it is won. */
+	batches = false,
 ) {
 	const lookupFails = lookupRefused ? 'its credential not connected' : 'the CRM unreachable';
 	const lookupTries = lookupRefused ? '1' : '0';
@@ -369,6 +383,8 @@ function wonDealCases(
 		const third = event(3, 1);
 		await driver.deliver([first]);
 		await driver.deliver([third, third]);
+		// A repeat heard while the first event is still read from the CRM waits for the next sweep.
+		await driver.retry();
 		for (const e of [first, second, third]) expectAt(e, 1, 1);
 		for (const e of [first, third]) {
 			expect(await tableRows(suite.rest, tableId, { dealId: e.dealId })).toHaveLength(1);
@@ -489,6 +505,44 @@ function wonDealCases(
 			expectAt(deal, 1, 1);
 			expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
 			count(`${lookup} failing for a day, then the retry`, deal);
+		});
+	}
+
+	if (lookup) {
+		it(`${lookup} failing for a deal, and the customer's next deal won meanwhile: one client, made by the next deal; the first deal's contract for that client`, async () => {
+			const [late, next] = [event(23, 23), event(24, 23)];
+			await driver.deliver([late], { failing: lookup });
+			await driver.deliver([next]);
+			expectAt(next, 1, 1);
+			await driver.readAs!([late]);
+			await driver.retry();
+			const { clients, contracts } = expectAt(late, 1, 1);
+			expect(contracts[0].clientKey).toBe(clients[0].clientKey);
+			expect(await tableRows(suite.rest, tableId, { dealId: late.dealId })).toMatchObject([
+				{ status: 'done', clientKey: clients[0].clientKey },
+			]);
+			// The customer's rows: the next deal's first, as it made the client, with the client's key.
+			const customerId = driver.customKey(late);
+			expect(await tableRows(suite.rest, customersTableId, { customerId })).toMatchObject([
+				{ dealId: next.dealId, clientKey: clients[0].clientKey },
+				{ dealId: late.dealId },
+			]);
+			count(`${lookup} failing, the next deal won meanwhile`, late, next);
+		});
+	}
+
+	if (batches) {
+		it('a deal heard not won and then won in one delivery, its first event still read when the second comes: the win kept, one client, one contract', async () => {
+			const won = event(25, 25);
+			await driver.deliver([{ ...won, won: false }, won]);
+			expectAt(won, 0, 0);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: won.dealId });
+			expect(await rowOf()).toMatchObject([{ status: 'waiting' }]);
+			await driver.readAs!([won]);
+			await driver.retry();
+			expectAt(won, 1, 1);
+			expect(await rowOf()).toMatchObject([{ status: 'done' }]);
+			count('not won, then won while the first was read', won);
 		});
 	}
 
@@ -927,6 +981,7 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 					crm.lookup,
 					crm.withoutCustomer,
 					crm.lookupRefused,
+					crm.batches,
 				);
 			});
 		}
