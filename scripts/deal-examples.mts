@@ -64,9 +64,9 @@ export const WON_DEALS_TABLE = {
 };
 
 /**
- * The table of each deal's customer: a row per deal that needs a client, written once its customer
- * is known. The customer's first row names the deal that makes its client, and holds the client's
- * key once made: which deal makes it is decided by the order the customer's rows were written in,
+ * The table of each deal's customer: a row per deal, written (Add Customer) once its customer is
+ * known and before its client or contract is made. The customer's first row names the deal that
+ * makes its client, and holds the client's key once made (Keep Client): which deal makes it is decided by the order the customer's rows were written in,
  * not by which deal is oldest, so a deal whose read from the CRM is late cannot make a second one.
  */
 export const CUSTOMERS_TABLE = {
