@@ -55,7 +55,11 @@ export function pickDataTables<
 	const names = Object.keys(tables);
 	for (const node of workflow.nodes) {
 		if (node.type !== 'n8n-nodes-base.dataTable') continue;
-		const named = (node.parameters.dataTableId as { value?: string } | undefined)?.value ?? '';
+		// A step picked before keeps the table's name beside its id.
+		const picked = node.parameters.dataTableId as
+			| { value?: string; cachedResultName?: string }
+			| undefined;
+		const named = picked?.cachedResultName ?? picked?.value ?? '';
 		const name = names.length === 1 ? names[0] : named;
 		if (!(name in tables)) throw new Error(`${node.name}: no table "${named}" to pick`);
 		node.parameters.dataTableId = {
