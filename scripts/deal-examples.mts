@@ -22,6 +22,7 @@ export interface WorkflowNode {
 	webhookId?: string;
 	retryOnFail?: boolean;
 	executeOnce?: boolean;
+	alwaysOutputData?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
@@ -172,15 +173,32 @@ const sameRow = tableConditions(
 	'allConditions',
 );
 
+/** The SMTP credential of the examples' e-mails, the same as examples/alert-by-email.json's. */
+export const SMTP = { smtp: { id: 'csAlertSmtp', name: 'SMTP account' } };
+/** Where the examples' e-mails go until a person puts their own address in Tell a Person. */
+const TO_EMAIL = 'you@example.com';
+const FROM_EMAIL = 'n8n <n8n@example.com>';
+/** The hour of the day Daily Summary is sent at, in the workflow's time zone. */
+export const SUMMARY_HOUR = 9;
+
 /** Tell a Person's message: each deal that needs a person, and what to do for it. */
 const TELL_A_PERSON = [
-	`$input.all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
-	"$input.all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'retry' || row.status === 'waiting'",
+	`$('Deals for a Person').all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
+	"$('Deals for a Person').all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'retry' || row.status === 'waiting'",
 	`? 'still not finished ${TELL_AFTER_HOURS} hours after it was won (' + row.problem + '). It is tried again every 10 minutes: if your CRM or the Contract Signing service is down, it goes on once they are back; otherwise correct what the message says.'`,
 	": row.status === 'failed'",
 	"? (Number(row.tries) ? 'refused ' + row.tries + ' times (' : 'not finished (') + row.problem + '). Correct this, then set its status to retry.'",
 	": row.clientKey ? 'the service may have made its contract “' + row.contractName + '” for the client ' + row.clientKey + ' without saying so. Look for it in your Contract Signing account and, if it is there, put its key in contractKey; then set its status to retry.'",
 	": 'the service may have made its client (Custom Key ' + row.customerId + ') without saying so. Look for it in your Contract Signing account and, if it is there, put its key in clientKey; then set its status to retry.')).join(' ')",
+].join(' ');
+
+/** Daily Summary's message: the deals not done yet, and that the e-mail comes every day. */
+const DAILY_SUMMARY = [
+	"($('Open Deals').all().filter(({ json: row }) => row.id).length",
+	`? $('Open Deals').all().filter(({ json: row }) => row.id).length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} are not done: ' +`,
+	"$('Open Deals').all().filter(({ json: row }) => row.id).map(({ json: row }) => 'Deal ' + row.dealId + ': ' + row.status + (row.problem ? ' (' + row.problem + ')' : '')).join('; ') + '.'",
+	`: 'Every won deal in the data table ${WON_DEALS_TABLE.name} is done.') +`,
+	`' Each deal only a person can finish has its own e-mail. This summary comes every day at ${SUMMARY_HOUR}: if it stops coming, this workflow, n8n or its e-mail is not working.'`,
 ].join(' ');
 
 /** One output's connections, to the named steps. */
@@ -862,19 +880,79 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 			`The deals only a person can finish (check or failed), and those still not finished ${TELL_AFTER_HOURS} hours after they were recorded, that no one was told of yet.`,
 		),
+		node('Tell a Person', [x(start + 2), 1440], {
+			type: 'n8n-nodes-base.emailSend',
+			typeVersion: 2.1,
+			executeOnce: true,
+			...RETRY,
+			notes:
+				'Set To Email to the address that must hear of these deals, From Email to one your mail server sends from, and pick your SMTP credential (the one Alert by Email uses). One e-mail names each deal and what to do. If it cannot be sent, this run fails (its Error Workflow runs) and the deals are told of at the next sweep.',
+			credentials: SMTP,
+			parameters: {
+				fromEmail: FROM_EMAIL,
+				toEmail: TO_EMAIL,
+				subject: `=n8n: {{ $('Deals for a Person').all().length }} won deal(s) need you`,
+				emailFormat: 'text',
+				text: `={{ ${TELL_A_PERSON} }}`,
+				options: { appendAttribution: false },
+			},
+		}),
+		node('Once Told', [x(start + 3), 1440], {
+			type: 'n8n-nodes-base.merge',
+			typeVersion: 3,
+			notes: 'The deals again, once the e-mail went: a deal is marked told only then.',
+			parameters: {
+				mode: 'chooseBranch',
+				chooseBranchMode: 'waitForAll',
+				output: 'specifiedInput',
+				useDataOfInput: 1,
+			},
+		}),
 		table(
 			'Mark Told',
-			[x(start + 2), 1440],
+			[x(start + 4), 1440],
 			'update',
 			{ ...sameRow, columns: tableColumns({ told: 'yes' }), options: {} },
 			'Each deal is told of once.',
 		),
-		node('Tell a Person', [x(start + 3), 1440], {
-			type: 'n8n-nodes-base.stopAndError',
-			typeVersion: 1,
+		node('Every Day', [x(start), 1640], {
+			type: 'n8n-nodes-base.scheduleTrigger',
+			typeVersion: 1.2,
+			notes: `Once the workflow is published, every day at ${SUMMARY_HOUR}: finds the table, then sends a summary of the deals not done yet, so that you notice when these e-mails stop coming.`,
+			parameters: { rule: { interval: [{ field: 'days', triggerAtHour: SUMMARY_HOUR }] } },
+		}),
+		{
+			...table(
+				'Open Deals',
+				[x(start + 1), 1640],
+				'get',
+				{
+					...tableConditions(
+						[{ column: 'status', condition: 'neq', value: 'done' }],
+						'allConditions',
+					),
+					returnAll: true,
+				},
+				'The deals not done yet; an empty item when there is none, so that the summary goes all the same.',
+			),
+			alwaysOutputData: true,
+		},
+		node('Daily Summary', [x(start + 2), 1640], {
+			type: 'n8n-nodes-base.emailSend',
+			typeVersion: 2.1,
+			executeOnce: true,
+			...RETRY,
 			notes:
-				"Fails this run with a message that names each deal and what to do: it shows in the workflow's executions as an error, and starts the Error Workflow of the workflow's settings (for an e-mail).",
-			parameters: { errorMessage: `={{ ${TELL_A_PERSON} }}` },
+				'Sends to the addresses of Tell a Person, with the same SMTP credential: pick it here too.',
+			credentials: SMTP,
+			parameters: {
+				fromEmail: "={{ $('Tell a Person').params.fromEmail }}",
+				toEmail: "={{ $('Tell a Person').params.toEmail }}",
+				subject: "=n8n: won deals on {{ $now.toFormat('yyyy-LL-dd') }}",
+				emailFormat: 'text',
+				text: `={{ ${DAILY_SUMMARY} }}`,
+				options: { appendAttribution: false },
+			},
 		}),
 	];
 	const recorded: WorkflowNode[] = head.recorded
@@ -942,8 +1020,11 @@ export function dealExample(head: CrmHead): Workflow {
 		'Was Creating?': { main: [to('Mark Check'), to('Mark Retry')] },
 		'Deals to Retry': { main: [to('Take Over')] },
 		'Take Over': { main: [to('Deal')] },
-		'Deals for a Person': { main: [to('Mark Told')] },
-		'Mark Told': { main: [to('Tell a Person')] },
+		'Deals for a Person': { main: [to('Tell a Person', 'Once Told')] },
+		'Tell a Person': { main: [[{ node: 'Once Told', type: 'main' as const, index: 1 }]] },
+		'Once Told': { main: [to('Mark Told')] },
+		'Every Day': { main: [to('Make Table', 'Open Deals')] },
+		'Open Deals': { main: [to('Daily Summary')] },
 	};
 	const nodes = [...head.steps, ...shared, ...recorded, keysToCrm];
 	const named = (names: string[]) => nodes.filter((step) => names.includes(step.name));
@@ -956,8 +1037,12 @@ export function dealExample(head: CrmHead): Workflow {
 		'Deals to Retry',
 		'Take Over',
 		'Deals for a Person',
-		'Mark Told',
 		'Tell a Person',
+		'Once Told',
+		'Mark Told',
+		'Every Day',
+		'Open Deals',
+		'Daily Summary',
 	];
 	const reads = lookups
 		? [
@@ -988,7 +1073,7 @@ export function dealExample(head: CrmHead): Workflow {
 		sticky(
 			nodeId(head.number, 83),
 			'Sticky Note3',
-			"## Every 10 minutes, once published\nFinds the runs that stopped, tries again the deals that can go on, and fails its run naming each deal only a person can finish: pick an Error Workflow in the workflow's settings to get that by e-mail (README).",
+			"## Every 10 minutes, once published\nFinds the runs that stopped, tries again the deals that can go on, and e-mails you of each deal only a person can finish (**Tell a Person**: your address and SMTP credential); every day, a summary (**Daily Summary**). Pick Alert by Email as the Error Workflow in the workflow's settings for a step that fails (README).",
 			named(sweep),
 			6,
 		),

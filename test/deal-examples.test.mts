@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dealExampleFiles, exampleText } from '../scripts/deal-examples.mts';
+import { dealExampleFiles, exampleText, SMTP } from '../scripts/deal-examples.mts';
 
 describe('the won-deal examples', () => {
 	for (const { file, workflow } of dealExampleFiles()) {
@@ -14,4 +14,15 @@ describe('the won-deal examples', () => {
 			expect(shipped).toBe(exampleText(workflow));
 		});
 	}
+
+	it('e-mail with the SMTP credential of examples/alert-by-email.json, so that one credential serves all', () => {
+		const alert = JSON.parse(
+			readFileSync(new URL('../examples/alert-by-email.json', import.meta.url), 'utf8'),
+		) as { nodes: Array<{ type: string; credentials?: unknown }> };
+		const mailing = [alert, ...dealExampleFiles().map(({ workflow }) => workflow)].flatMap(
+			({ nodes }) => nodes.filter((node) => node.type === 'n8n-nodes-base.emailSend'),
+		);
+		expect(mailing).toHaveLength(1 + 2 * dealExampleFiles().length);
+		for (const step of mailing) expect(step.credentials).toEqual(SMTP);
+	});
 });

@@ -14,7 +14,12 @@ import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { MAX_TRIES, TELL_AFTER_HOURS } from '../scripts/deal-examples.mts';
+import {
+	MAX_TRIES,
+	SUMMARY_HOUR,
+	TELL_AFTER_HOURS,
+	WON_DEALS_TABLE,
+} from '../scripts/deal-examples.mts';
 
 type Json = Record<string, unknown>;
 
@@ -156,12 +161,18 @@ describe(`Mark for Retry: a deal still not finished ${TELL_AFTER_HOURS} hours af
 	});
 });
 
-describe('Tell a Person: what the sweep says of each deal', () => {
-	const message = (rows: Json[]) => {
-		const value = step('Tell a Person').errorMessage as string;
-		const run = new Function('$input', `return (${expression(value)});`);
-		return run({ all: () => rows.map((json) => ({ json })) }) as string;
+/** A step's text evaluated as n8n would, with `rows` the output of the step it reads. */
+function text(name: string, reads: string, rows: Json[]): string {
+	const value = step(name).text as string;
+	const $ = (other: string) => {
+		if (other !== reads) throw new Error(`no step ${other} here`);
+		return { all: () => rows.map((json) => ({ json })) };
 	};
+	return new Function('$', `return (${expression(value)});`)($) as string;
+}
+
+describe('Tell a Person: what the sweep says of each deal', () => {
+	const message = (rows: Json[]) => text('Tell a Person', 'Deals for a Person', rows);
 
 	it('a deal still tried again: how long, its problem, and that it goes on by itself', () => {
 		const text = message([
@@ -188,5 +199,28 @@ describe('Tell a Person: what the sweep says of each deal', () => {
 		]);
 		expect(text).toContain('Deal D-3: refused 3 times (Template not found). Correct this');
 		expect(text).toContain('Deal D-4: the service may have made its client (Custom Key C-4)');
+	});
+});
+
+describe('Daily Summary: the deals not done, every day', () => {
+	const summary = (rows: Json[]) => text('Daily Summary', 'Open Deals', rows);
+
+	it('names each deal not done with its status and problem', () => {
+		const message = summary([
+			{ id: 1, dealId: 'D-5', status: 'retry', problem: 'The service refused the connection' },
+			{ id: 2, dealId: 'D-6', status: 'waiting', problem: '' },
+		]);
+		expect(message).toContain(
+			`2 won deal(s) in the data table ${WON_DEALS_TABLE.name} are not done: Deal D-5: retry (The service refused the connection); Deal D-6: waiting.`,
+		);
+		expect(message).toContain(`This summary comes every day at ${SUMMARY_HOUR}`);
+	});
+
+	it('with none (Open Deals puts out one empty item): every deal done, and it still comes', () => {
+		const message = summary([{}]);
+		expect(
+			message.startsWith(`Every won deal in the data table ${WON_DEALS_TABLE.name} is done.`),
+		).toBe(true);
+		expect(message).toContain('if it stops coming');
 	});
 });

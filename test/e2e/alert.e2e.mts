@@ -3,13 +3,22 @@
  * SMTP credential made, and named as the Webhook deal example's Error Workflow. A failed run of the
  * published deal workflow reaches a mail server (a stand-in on 127.0.0.1) as an e-mail naming the
  * workflow, the step and n8n's message; Execute workflow on the alert workflow sends a test alert.
+ * The deal workflow's own e-mails, through the same credential: Tell a Person names a deal only a
+ * person can finish, and the deal is marked told only once that e-mail went (the mail server
+ * refusing it first); Daily Summary, from Every Day, with no deal left to do and with that deal.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
-import { CUSTOMERS_TABLE, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import {
+	CUSTOMERS_TABLE,
+	MAX_TRIES,
+	SUMMARY_HOUR,
+	TEMPLATE_KEY,
+	WON_DEALS_TABLE,
+} from '../../scripts/deal-examples.mts';
 import { webhookBody } from './crm-deals.mts';
-import { createDataTable, pickDataTables } from './data-tables.mts';
+import { createDataTable, dataTableId, pickDataTables, tableRows } from './data-tables.mts';
 import {
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
@@ -18,6 +27,9 @@ import {
 	postToWebhook,
 	publishInN8n,
 	readExample,
+	runError,
+	runFromTrigger,
+	smtpCredential,
 	restJson,
 	sendKeysTo,
 	webhookPath,
@@ -43,23 +55,11 @@ afterAll(async () => {
 	await smtp?.close();
 });
 
-const smtpCredential = () => {
-	const { id, name } = ALERT.nodes.find((node) => node.name === 'Alert by Email')!.credentials!
-		.smtp;
-	// A mail server without TLS, as a local relay is; the README's user enters their provider's.
-	return {
-		id,
-		name,
-		type: 'smtp',
-		data: { user: 'n8n', password: 'secret', host: smtp.host, port: smtp.port, secure: false },
-	};
-};
-
 const suite = useN8n('alert', {
 	recorder: true,
 	start: true,
 	prepare: async ({ home }) => {
-		await importCredentials(home, [crmSecretCredential(), smtpCredential()]);
+		await importCredentials(home, [crmSecretCredential(), smtpCredential(smtp)]);
 	},
 	started: async ({ home, rest, recorder }) => {
 		const onOneX = home.runtime.version.startsWith('1.');
@@ -121,4 +121,103 @@ it('Execute workflow on the alert workflow sends a test alert', async () => {
 	);
 	expect(mail.text).toContain('This is a test of your alerts');
 	expect(mail.text).toContain('Test alert stopped at its step Send a Test Alert.');
+});
+
+const sweep = async () =>
+	await runFromTrigger(suite.rest, WEBHOOK.id, 'Every 10 Minutes', WITHIN_MS);
+
+const mailsOf = (dealId: string) =>
+	smtp.mails.filter((mail) => mail.text.includes(`Deal ${dealId}:`));
+
+/** The deal's row, once its status is `status`. */
+async function rowOnce(dealId: string, status: string) {
+	const tableId = await dataTableId(suite.rest, WON_DEALS_TABLE.name);
+	const giveUpAt = Date.now() + WITHIN_MS;
+	for (;;) {
+		const rows = await tableRows(suite.rest, tableId, { dealId });
+		if (rows[0]?.status === status) return rows[0];
+		if (Date.now() > giveUpAt) throw new Error(`${dealId}: ${JSON.stringify(rows)}`);
+		await sleep(200);
+	}
+}
+
+it('Every Day with no deal left to do: a summary that says so, and that it comes every day', async () => {
+	const run = await runFromTrigger(suite.rest, WEBHOOK.id, 'Every Day', WITHIN_MS);
+	expect(run.status, runError(run)).toBe('success');
+	const mail = await smtp.waitForMail(
+		(each) => each.subject.startsWith('n8n: won deals on'),
+		WITHIN_MS,
+	);
+	expect(mail.to).toEqual(['you@example.com']);
+	expect(mail.text).toContain(`Every won deal in the data table ${WON_DEALS_TABLE.name} is done.`);
+	expect(mail.text).toContain(`This summary comes every day at ${SUMMARY_HOUR}`);
+});
+
+it(`a deal only a person can finish while the mail server refuses: not marked told; once mail goes, one e-mail names it and it is marked told; Every Day lists it`, async () => {
+	const deal = {
+		dealId: 'alert-1',
+		name: 'Alert deal 1',
+		won: true,
+		customerId: 'alert-customer-1',
+		fullname: 'Grace Hopper',
+		email: 'grace@example.com',
+		company: 'Compilers Inc',
+	};
+	let templateRefused = true;
+	suite.service.injectFault(
+		{
+			kind: 'status',
+			status: 404,
+			body: { code: '404', message: `Template not found: ${TEMPLATE_KEY}` },
+		},
+		{
+			times: Number.MAX_SAFE_INTEGER,
+			when: (request) => templateRefused && request.path === '/v1/contract',
+		},
+	);
+	try {
+		await postToWebhook(`${suite.n8n.url}/webhook/${webhookPath(WEBHOOK)}`, webhookBody(deal), {
+			headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+		});
+		await rowOnce(deal.dealId, 'retry');
+		for (let tried = 1; tried < MAX_TRIES - 1; tried++) {
+			const run = await sweep();
+			expect(run.status, runError(run)).toBe('success');
+		}
+
+		smtp.refusing = true;
+		const refused = await sweep();
+		smtp.refusing = false;
+		expect(refused.status).toBe('error');
+		expect(await rowOnce(deal.dealId, 'failed')).toMatchObject({ told: 'no' });
+		expect(mailsOf(deal.dealId)).toEqual([]);
+
+		const told = await sweep();
+		expect(told.status, runError(told)).toBe('success');
+		const mail = await smtp.waitForMail(
+			(each) => each.text.includes(`Deal ${deal.dealId}:`),
+			WITHIN_MS,
+		);
+		expect(mail.to).toEqual(['you@example.com']);
+		expect(mail.subject).toBe('n8n: 1 won deal(s) need you');
+		expect(mail.text).toContain(
+			`Deal ${deal.dealId}: refused ${MAX_TRIES} times (Template not found: ${TEMPLATE_KEY}`,
+		);
+		expect(await rowOnce(deal.dealId, 'failed')).toMatchObject({ told: 'yes' });
+		expect((await sweep()).status).toBe('success');
+		expect(mailsOf(deal.dealId)).toHaveLength(1);
+
+		const daily = await runFromTrigger(suite.rest, WEBHOOK.id, 'Every Day', WITHIN_MS);
+		expect(daily.status, runError(daily)).toBe('success');
+		const summary = await smtp.waitForMail(
+			(each) => each.subject.startsWith('n8n: won deals on') && each.text.includes(deal.dealId),
+			WITHIN_MS,
+		);
+		expect(summary.text).toContain(
+			`1 won deal(s) in the data table ${WON_DEALS_TABLE.name} are not done: Deal ${deal.dealId}: failed (`,
+		);
+	} finally {
+		templateRefused = false;
+		smtp.refusing = false;
+	}
 });

@@ -3,12 +3,13 @@
  * a create is under way at the service, then started again, as after a crash or a redeploy. The
  * deal's row still says what was about to be made. Once it has stayed so for longer than the sweep
  * waits (30 minutes, aged here in n8n's database while n8n is down), Every 10 Minutes marks it
- * `check` and fails its run naming the deal and what to do; the person's fix, as the README tells
- * it (the record's key in the row, status `retry`), then finishes the deal without making
- * anything twice.
+ * `check` and e-mails a person (Tell a Person, to a stand-in mail server) naming the deal and what
+ * to do; the person's fix, as the README tells it (the record's key in the row, status `retry`),
+ * then finishes the deal without making anything twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import { STOPPED_AFTER_MINUTES, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
 import { ageDealRow, dataTableId, tableRows, updateTableRows } from './data-tables.mts';
@@ -16,6 +17,7 @@ import {
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
 	importCredentials,
+	smtpCredential,
 	importWorkflows,
 	ownerSession,
 	postToWebhook,
@@ -34,10 +36,20 @@ import { useN8n } from './suite.mts';
 const GIVE_UP_MS = 60_000;
 const WEBHOOK = readExample('deal-won-webhook.json');
 
+/** The mail server the sweep tells a person through (Tell a Person). */
+let smtp: SmtpStandIn;
+beforeAll(async () => {
+	smtp = await startSmtpStandIn();
+});
+afterAll(async () => {
+	await smtp?.close();
+});
+
 const suite = useN8n('deal stops', {
 	recorder: true,
 	start: true,
-	prepare: async ({ home }) => await importCredentials(home, [crmSecretCredential()]),
+	prepare: async ({ home }) =>
+		await importCredentials(home, [crmSecretCredential(), smtpCredential(smtp)]),
 	started,
 });
 let tableId = '';
@@ -126,11 +138,15 @@ async function sweep() {
 	return await runFromTrigger(rest, WEBHOOK.id, 'Every 10 Minutes', GIVE_UP_MS);
 }
 
-/** The sweep that finds the stopped run: its run fails, telling about the deal; the message. */
-async function told(): Promise<string> {
+/** The sweep that finds the stopped run, then the e-mail Tell a Person sent of the deal. */
+async function told(deal: DealEvent): Promise<string> {
 	const run = await sweep();
-	expect(run.status).toBe('error');
-	return runError(run) ?? '';
+	expect(run.status, runError(run)).toBe('success');
+	const mail = await smtp.waitForMail(
+		(each) => each.text.includes(`Deal ${deal.dealId}:`),
+		GIVE_UP_MS,
+	);
+	return mail.text;
 }
 
 /**
@@ -155,7 +171,7 @@ it('n8n killed while Create Client is under way: the sweep marks the deal check 
 	await killedDuring(deal, '/v1/client', () => clientsOf(deal).length === 1);
 	expect(await rowOf(deal)).toMatchObject([{ status: 'making client' }]);
 
-	const message = await told();
+	const message = await told(deal);
 	expect(message).toContain(
 		`Deal ${deal.dealId}: the service may have made its client (Custom Key ${deal.customerId})`,
 	);
@@ -172,7 +188,7 @@ it('n8n killed while Create Contract is under way: check and told; the contract 
 	await killedDuring(deal, '/v1/contract', () => contractsOf(deal).length === 1);
 	expect(await rowOf(deal)).toMatchObject([{ status: 'making contract' }]);
 
-	const message = await told();
+	const message = await told(deal);
 	expect(message).toContain(
 		`Deal ${deal.dealId}: the service may have made its contract “${deal.name}” for the client ${clientsOf(deal)[0].clientKey}`,
 	);

@@ -28,7 +28,8 @@ import {
 	runN8nCli,
 	type N8nRuntime,
 } from './n8n-runtime.mts';
-import { CRM_SECRET } from '../../scripts/deal-examples.mts';
+import { CRM_SECRET, SMTP } from '../../scripts/deal-examples.mts';
+import type { SmtpStandIn } from '../service/smtp.mts';
 import { installAsReadmeSays } from './readme-install.mts';
 import { toolchainForN8n } from './toolchains.mts';
 
@@ -58,6 +59,12 @@ export interface ExampleWorkflow {
 
 export const readExample = (file: string) =>
 	JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
+
+/** A workflow of the tests' own (test/e2e/workflows), not one users import. */
+export const readTestWorkflow = (file: string) =>
+	JSON.parse(
+		readFileSync(join(PACKAGE_ROOT, 'test', 'e2e', 'workflows', file), 'utf8'),
+	) as ExampleWorkflow;
 
 /**
  * The example with its Send Keys to CRM aimed at `crmUrl`, as a user puts their CRM's address in
@@ -173,6 +180,18 @@ export const CRM_SECRET_HEADER = { name: 'X-CRM-Secret', value: 'crm-secret-7d1f
 /** The Webhook deal example's Header Auth credential, as a user makes it, to import. */
 export function crmSecretCredential() {
 	return { ...CRM_SECRET.httpHeaderAuth, type: 'httpHeaderAuth', data: CRM_SECRET_HEADER };
+}
+
+/**
+ * The SMTP credential of the examples' e-mails (Alert by Email, Tell a Person, Daily Summary),
+ * aimed at a stand-in mail server without TLS, as a local relay is; users enter their provider's.
+ */
+export function smtpCredential(smtp: Pick<SmtpStandIn, 'host' | 'port'>) {
+	return {
+		...SMTP.smtp,
+		type: 'smtp',
+		data: { user: 'n8n', password: 'secret', host: smtp.host, port: smtp.port, secure: false },
+	};
 }
 
 /** The Contract Signing credential the example workflows use. */

@@ -9,11 +9,11 @@ import {
 	nodeOutputs,
 	postToWebhook,
 	publishInN8n,
-	readExample,
+	readTestWorkflow,
 } from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
 
-const WEBHOOK_EXAMPLE = readExample('crm-contact-to-contract.json');
+const WEBHOOK_EXAMPLE = readTestWorkflow('contact-answer.json');
 
 interface NodeTypeListing {
 	name: string;

@@ -1,16 +1,16 @@
 /**
- * The same CRM contact delivered twice, in a real n8n (`n8n start`, both webhook examples
- * published, a stand-in CRM receiving the keys written back):
+ * The same CRM contact delivered twice, in a real n8n (`n8n start`, both of the tests' webhook
+ * workflows published, a stand-in CRM receiving the keys written back):
  *
- * - examples/crm-contact-to-contract.json answers the CRM with the keys after both creates; its
- *   protection against a repeated create holds within one run only, so a second delivery makes a
- *   second client and contract (what docs/scaling.md says of it).
- * - the once workflow (workflows/contact-once.json) answers at once, records each delivery in an n8n data table
- *   and goes on only when no earlier delivery of the CRM id is recorded, then writes the keys back
- *   to the CRM: one client and one contract whether the second delivery comes after the first run
- *   or during it, also when many contacts arrive at once. A first run that failed is finished with
- *   n8n's own Retry of that execution, which starts at the failed node and so is not skipped as a
- *   repeat.
+ * - the answer workflow (workflows/contact-answer.json) answers the CRM with the keys after both
+ *   creates; its protection against a repeated create holds within one run only, so a second
+ *   delivery makes a second client and contract: why no example users import works this way.
+ * - the once workflow (workflows/contact-once.json) answers at once, records each delivery in an
+ *   n8n data table and goes on only when no earlier delivery of the CRM id is recorded, then writes
+ *   the keys back to the CRM: one client and one contract whether the second delivery comes after
+ *   the first run or during it, also when many contacts arrive at once. A first run that failed is
+ *   finished with n8n's own Retry of that execution, which starts at the failed node and so is not
+ *   skipped as a repeat.
  *
  * Prints one line of counts per case. Part of the n8n version matrix.
  */
@@ -21,7 +21,7 @@ import {
 	importWorkflows,
 	postToWebhook,
 	publishInN8n,
-	readExample,
+	readTestWorkflow,
 	restJson,
 	webhookPath,
 	type ExampleWorkflow,
@@ -42,7 +42,7 @@ const SLOW_CREATE_MS = 2000;
 /** Different contacts posted at the same moment, so that their runs overlap. */
 const OVERLAPPING = 12;
 
-const ANSWER_AFTER = readExample('crm-contact-to-contract.json');
+const ANSWER_AFTER = readTestWorkflow('contact-answer.json');
 const ONCE = readOnceWorkflow();
 
 let deliveriesTableId: string;
@@ -112,7 +112,7 @@ function report(setup: string, crmId: string) {
 const post = async (example: ExampleWorkflow, contact: unknown) =>
 	await postToWebhook(`${suite.n8n.url}/webhook/${webhookPath(example)}`, contact);
 
-describe('the example that answers with the keys (crm-contact-to-contract)', () => {
+describe('the workflow that answers with the keys (contact-answer)', () => {
 	it('creates a second client and contract when the contact comes again after the first answer', async () => {
 		const crmId = 'after-1';
 		for (let delivery = 0; delivery < 2; delivery++) {

@@ -1,13 +1,13 @@
 /**
- * A CRM's bulk change, in a real n8n (`n8n start`, the packed package, the shipped webhook
- * examples published): N contacts POSTed at the same moment, one execution each, all running at
- * once, into a service that allows R requests per second (429 + Retry-After beyond it, nothing
- * done for a refused request). Each execution's item that the service refuses waits out the
- * Retry-After itself, a random while longer so that the refused ones do not come back together,
- * and is sent again: every contact gets exactly one client and one contract, and every execution
- * succeeds. The requests, the refused share and the time are printed. How long a storm takes, and
- * how fast n8n drives requests without a limit, are rows of `npm run bench` (BENCHMARKS.md, "Many
- * executions at once"), not bounds here.
+ * A CRM's bulk change, in a real n8n (`n8n start`, the packed package, the tests' webhook workflows
+ * contact-answer and contact-once published): N contacts POSTed at the same moment, one execution
+ * each, all running at once, into a service that allows R requests per second (429 + Retry-After
+ * beyond it, nothing done for a refused request). Each execution's item that the service refuses
+ * waits out the Retry-After itself, a random while longer so that the refused ones do not come back
+ * together, and is sent again: every contact gets exactly one client and one contract, and every
+ * execution succeeds. The requests, the refused share and the time are printed. How long a storm
+ * takes, and how fast n8n drives requests without a limit, are rows of `npm run bench`
+ * (BENCHMARKS.md, "Many executions at once"), not bounds here.
  *
  * First, the same storm against a service without a limit. Each limited storm has an account (a
  * stand-in on its own port, with its own credential). Part of the n8n version matrix; the storm
@@ -29,7 +29,7 @@ import {
 	NODE_TYPE,
 	postToWebhook,
 	publishInN8n,
-	readExample,
+	readTestWorkflow,
 	webhookPath,
 	type ExampleWorkflow,
 } from './n8n-instance.mts';
@@ -93,7 +93,7 @@ function stormWorkflow(
 	const copy =
 		example === 'once'
 			? onceExampleFor(suite.recorder.url, deliveriesTableId)
-			: readExample('crm-contact-to-contract.json');
+			: readTestWorkflow('contact-answer.json');
 	copy.id = id;
 	copy.name = `Storm ${id}`;
 	for (const node of copy.nodes as Array<
@@ -312,8 +312,8 @@ describe(
 		});
 
 		// Retry On Fail off: no retry of n8n's helps; each item's own waiting carries the storm alone.
-		it('crm-contact-to-contract with Retry On Fail off: every contact once, no execution failed', async () => {
-			await limitedStorm('answer', 'crm-contact-to-contract, Retry On Fail off, cold');
+		it('contact-answer with Retry On Fail off: every contact once, no execution failed', async () => {
+			await limitedStorm('answer', 'contact-answer, Retry On Fail off, cold');
 		});
 
 		if (!N8N_2) {
@@ -342,7 +342,7 @@ describe(
 				.clients()
 				.filter((client) => client.customKey?.startsWith('bulk-'));
 			report(
-				`crm-contact-to-contract during a ${BULK_ITEMS}-item bulk run (requests and refused: every request to the account meanwhile, the bulk run's too)`,
+				`contact-answer during a ${BULK_ITEMS}-item bulk run (requests and refused: every request to the account meanwhile, the bulk run's too)`,
 				result,
 				` · bulk run ${bulkSeconds.toFixed(1)} s, ${bulkClients.length} clients`,
 			);

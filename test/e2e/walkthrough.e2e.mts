@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import {
 	boxOf,
 	canvasNode,
@@ -37,6 +38,8 @@ import {
 	postToWebhook,
 	readExample,
 	restJson,
+	runError,
+	runFromTrigger,
 } from './n8n-instance.mts';
 import { CUSTOMERS_TABLE, TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { dataTableId, tableRows } from './data-tables.mts';
@@ -109,6 +112,11 @@ let editor: EditorSession;
 let page: Page;
 /** The CRM's API that receives the keys (Send Keys to CRM). */
 let crm: Recorder;
+/** The person's mail server (Tell a Person, Daily Summary). */
+let smtp: SmtpStandIn;
+const PERSON_EMAIL = 'ops@example.com';
+const SENDER_EMAIL = 'n8n@example.com';
+const SMTP_CREDENTIAL_NAME = 'SMTP account';
 let workflowId = '';
 let productionUrl = '';
 
@@ -211,19 +219,49 @@ async function chosenTable(node: Locator): Promise<string[]> {
 }
 
 /** Picks the credential in the open panel's Credential field. */
-async function pickCredential(node: Locator): Promise<void> {
+async function pickCredential(node: Locator, name = CREDENTIAL_NAME): Promise<void> {
 	const select = node.getByRole('combobox', { name: 'Select Credential' });
 	await select.click();
-	await page.getByRole('option', { name: new RegExp(`^${CREDENTIAL_NAME}`) }).click();
+	await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
 	// The select shows the credential's name; on a loaded machine (CI of a449e51) n8n 2.41.1 once
 	// showed its id instead, which still is the credential picked.
 	const listed = await page.request.get(`${editor.url}/rest/credentials`);
 	const { data } = (await listed.json()) as { data: Array<{ id: string; name: string }> };
-	const picked = data.filter((credential) => credential.name === CREDENTIAL_NAME);
+	const picked = data.filter((credential) => credential.name === name);
 	expect(picked).toHaveLength(1);
 	await expect
 		.poll(() => select.inputValue(), POLL)
-		.toMatch(new RegExp(`^(${CREDENTIAL_NAME}|${picked[0].id})$`));
+		.toMatch(new RegExp(`^(${name}|${picked[0].id})$`));
+}
+
+/**
+ * Step 4's SMTP credential, made from the open panel as a user makes it for their mail provider,
+ * here the stand-in mail server, which has no TLS.
+ */
+async function makeSmtpCredential(node: Locator): Promise<void> {
+	expect(FIRST_WORKFLOW).toContain('**Connect to SMTP**');
+	await node.getByRole('button', { name: 'Connect to SMTP', exact: true }).click();
+	const form = page.getByTestId('editCredential-modal');
+	// "Host" is also in "Client Host Name": each field by its whole label.
+	const field = (label: string) =>
+		form
+			.getByTestId('credential-connection-parameter')
+			.filter({ has: page.getByText(label, { exact: true }) });
+	await field('User').locator('input').fill('n8n');
+	await field('Password').locator('input').fill('secret');
+	await field('Host').locator('input').fill(smtp.host);
+	await field('Port').locator('input').fill(String(smtp.port));
+	await field('SSL/TLS').locator('.el-switch').click();
+	await expect.poll(() => field('SSL/TLS').getByRole('switch').isChecked(), POLL).toBe(false);
+	await form.getByRole('button', { name: 'Save' }).click();
+	// n8n has no test for an SMTP credential: its form closes once saved.
+	await form.waitFor({ state: 'hidden' });
+	await expect
+		.poll(
+			() => node.getByTestId('node-credentials-select').locator('input').first().inputValue(),
+			POLL,
+		)
+		.toMatch(/SMTP/);
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, withinMs = GIVE_UP_MS) {
@@ -274,6 +312,7 @@ const keysFor = (dealId: string) =>
 
 beforeAll(async () => {
 	crm = await startRecorder();
+	smtp = await startSmtpStandIn();
 	editor = await startEditor({ empty: true, log });
 	page = editor.page;
 });
@@ -281,6 +320,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await editor?.stop();
 	await crm?.close();
+	await smtp?.close();
 });
 
 describe("the README's first workflow, in the editor of a fresh n8n", () => {
@@ -370,6 +410,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				'Create Client',
 				'Create Contract',
 				'Send Keys to CRM',
+				'Tell a Person',
+				'Daily Summary',
 			]),
 		);
 		for (const node of STEPS) await shows(canvasNode(page, node.name));
@@ -464,6 +506,16 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			.toMatch(/Header Auth/);
 		await letTheEditSettle();
 		await screenshot('4-deal-won-secret', await parametersColumn());
+
+		// Tell a Person: the person's address and one the mail server sends from, and a new SMTP
+		// credential; then that credential picked in Daily Summary.
+		const tell = await openPanel('Tell a Person');
+		await panelField(tell, 'To Email').getByRole('textbox').fill(PERSON_EMAIL);
+		await panelField(tell, 'From Email').getByRole('textbox').fill(SENDER_EMAIL);
+		await letTheEditSettle();
+		await makeSmtpCredential(tell);
+		const summary = await openPanel('Daily Summary');
+		await pickCredential(summary, SMTP_CREDENTIAL_NAME);
 
 		// Opened again, the panels show the new Template Key and address: the workflow has them.
 		await openPanel('Create Contract');
@@ -645,6 +697,19 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			[TEST_DEAL.deal.id, 'done'],
 			[ANOTHER_DEAL.deal.id, 'done'],
 		]);
+	});
+
+	it('4. Tell a Person and Daily Summary as step 4 set them: the daily summary reaches the address given, through the SMTP credential made there', async () => {
+		const rest = await ownerSession(editor.url);
+		const run = await runFromTrigger(rest, workflowId, 'Every Day', GIVE_UP_MS);
+		expect(run.status, runError(run)).toBe('success');
+		const mail = await smtp.waitForMail(
+			(each) => each.subject.startsWith('n8n: won deals on'),
+			GIVE_UP_MS,
+		);
+		expect(mail.to).toEqual([PERSON_EMAIL]);
+		expect(mail.from).toBe(SENDER_EMAIL);
+		expect(mail.text).toContain(`Every won deal in the data table ${TABLE} is done.`);
 	});
 
 	it("shows each step's screenshot in the README, and the README shows no other", () => {

@@ -29,6 +29,7 @@ import {
 	type RestSession,
 } from '../e2e/n8n-instance.mts';
 import type { Recorder } from '../service/recorder.mts';
+import type { SmtpStandIn } from '../service/smtp.mts';
 import type { StandIn } from '../service/stand-in.mts';
 import { workerExecutions, type Database, type RunningWorker } from './n8n-queue.mts';
 import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
@@ -54,7 +55,7 @@ export interface DealsOutcome {
 		worker: string;
 		/** The row's status after the kill, then after the sweep. */
 		statuses: [string, string];
-		/** The failed sweep's message. */
+		/** The e-mail Tell a Person sent of it. */
 		told: string;
 		after: DealAtService;
 	};
@@ -86,9 +87,10 @@ export async function dealsInQueueMode(setting: {
 	database: Database;
 	service: StandIn;
 	crm: Recorder;
+	smtp: SmtpStandIn;
 	workers: RunningWorker[];
 }): Promise<DealsOutcome> {
-	const { mainUrl, mainHome, rest, database, service, crm, workers } = setting;
+	const { mainUrl, mainHome, rest, database, service, crm, smtp, workers } = setting;
 	await importWorkflows(mainHome, [sendKeysTo(structuredClone(EXAMPLE), crm.url)]);
 	// The workflow makes its table when it first runs (Make Table), here from its schedule.
 	const sweep = async () => await runFromTrigger(rest, EXAMPLE.id, 'Every 10 Minutes', GIVE_UP_MS);
@@ -180,7 +182,11 @@ export async function dealsInQueueMode(setting: {
 			: undefined,
 	);
 	const toldRun = await sweep();
-	if (toldRun.status !== 'error') throw new Error(`the sweep did not fail: ${toldRun.status}`);
+	if (toldRun.status !== 'success') throw new Error(`the sweep that tells: ${runError(toldRun)}`);
+	const told = await smtp.waitForMail(
+		(mail) => mail.text.includes(`Deal ${deal.dealId}:`),
+		GIVE_UP_MS,
+	);
 	const afterSweep = await rowStatus();
 	const client = service.clients().find((record) => record.customKey === deal.customerId)!;
 	await updateTableRows(
@@ -196,7 +202,7 @@ export async function dealsInQueueMode(setting: {
 		killed: {
 			worker: victim.name,
 			statuses: [afterKill, afterSweep],
-			told: runError(toldRun) ?? '',
+			told: told.text,
 			after: await atService(deal),
 		},
 	};

@@ -2,12 +2,13 @@
  * The package in n8n's queue mode: Redis, PostgreSQL, an n8n main instance and two workers, each
  * with the packed package installed as a community package in its own user folder.
  *
- * Sends many CRM contacts to the webhook example workflow from concurrent senders, kills one
- * worker by its PID with SIGKILL while it holds executions, waits until n8n has settled every
- * execution, then checks at the stand-in service that each contact got exactly one client and one
- * contract, and in n8n what became of the executions the killed worker held. Then, with a
- * worker started in place of the killed one, posts contacts twice each to
- * the once workflow, test/e2e/workflows/contact-once.json (once.mts), and checks that each got one client and one contract.
+ * Sends many CRM contacts to the answer workflow (test/e2e/workflows/contact-answer.json) from
+ * concurrent senders, kills one worker by its PID with SIGKILL while it holds executions, waits
+ * until n8n has settled every execution, then checks at the stand-in service that each contact got
+ * exactly one client and one contract, and in n8n what became of the executions the killed worker
+ * held. Then, with a worker started in place of the killed one, posts contacts twice each to the
+ * once workflow, test/e2e/workflows/contact-once.json (once.mts), and checks that each got one
+ * client and one contract.
  *
  *   npm run test:queue
  *   npm run test:queue -- --contacts 500 --senders 20 --latency 20 --concurrency 10
@@ -26,11 +27,12 @@ import {
 	crmSecretCredential,
 	importCredential,
 	importCredentials,
+	smtpCredential,
 	importWorkflows,
 	ownerSession,
 	packPackage,
 	publishInN8n,
-	readExample,
+	readTestWorkflow,
 	removeN8nHome,
 	restJson,
 	startN8n,
@@ -43,6 +45,7 @@ import {
 import { ensureN8n } from '../e2e/n8n-runtime.mts';
 import { createDeliveriesTable, onceExampleFor } from '../e2e/once-example.mts';
 import { startRecorder, type Recorder } from '../service/recorder.mts';
+import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import {
 	startStandIn,
 	type ClientRecord,
@@ -76,7 +79,7 @@ import {
 } from './services.mts';
 
 const WEBHOOK_WORKFLOW_ID = 'csCrmContactToContract';
-const WEBHOOK_EXAMPLE = readExample('crm-contact-to-contract.json');
+const WEBHOOK_EXAMPLE = readTestWorkflow('contact-answer.json');
 const WEBHOOK_PATH = '/webhook/crm-contact';
 /** Longer than n8n takes to give up on a job whose worker died (lock 60 s + stall check 30 s + 30 s). */
 const ANSWER_TIMEOUT_MS = 300_000;
@@ -290,6 +293,8 @@ interface Services {
 	service: StandIn;
 	/** The CRM the once example writes the keys back to. */
 	crm: Recorder;
+	/** The mail server the deal example tells a person through. */
+	smtp: SmtpStandIn;
 	onceExample: ExampleWorkflow;
 	mainHome: N8nHome;
 	database: Database;
@@ -343,9 +348,11 @@ async function startServices(
 
 	const crm = await startRecorder();
 	stops.push(() => crm.close());
-	progress('importing the credential…');
+	const smtp = await startSmtpStandIn();
+	stops.push(() => smtp.close());
+	progress('importing the credentials…');
 	await importCredential(mainHome, { baseUrl: service.url, apiKey: service.apiKey });
-	await importCredentials(mainHome, [crmSecretCredential()]);
+	await importCredentials(mainHome, [crmSecretCredential(), smtpCredential(smtp)]);
 
 	progress('starting the n8n main instance in queue mode…');
 	const main = await startN8n(mainHome);
@@ -381,6 +388,7 @@ async function startServices(
 		victimHome: workerHomes[1],
 		service,
 		crm,
+		smtp,
 		onceExample,
 	};
 }
@@ -618,6 +626,7 @@ async function main(): Promise<void> {
 			database: services.database,
 			service,
 			crm: services.crm,
+			smtp: services.smtp,
 			workers: [survivor, replacement],
 		});
 		await replacement.stop();
@@ -759,7 +768,7 @@ async function main(): Promise<void> {
 			notOnceDeals.map(describeDeal).join('; ') || undefined,
 		);
 		check(
-			`the deal example: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and fails naming it; the README's fix finishes it once`,
+			`the deal example: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and e-mails a person naming it; the README's fix finishes it once`,
 			deals.killed.statuses.join() === 'making client,check' &&
 				deals.killed.told.includes(
 					`Deal ${deals.killed.after.dealId}: the service may have made its client`,

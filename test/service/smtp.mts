@@ -18,6 +18,8 @@ export interface SmtpStandIn {
 	host: string;
 	port: number;
 	mails: Mail[];
+	/** While true, every mail is refused with 451 (try again later), as a mail server that is down for a while. */
+	refusing: boolean;
 	/** The next mail that arrives, or one already there, that `match` takes. */
 	waitForMail(match: (mail: Mail) => boolean, withinMs: number): Promise<Mail>;
 	close(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
 					login = line.split(' ').length > 2 ? 1 : 2;
 					reply(login === 2 ? '334 VXNlcm5hbWU6' : '334 UGFzc3dvcmQ6');
 				} else if (verb === 'AUTH') reply('235 accepted');
+				else if (verb === 'MAIL' && standIn.refusing) reply('451 4.3.2 try again later');
 				else if (verb === 'MAIL') {
 					from = /<([^>]*)>/.exec(line)?.[1] ?? '';
 					to = [];
@@ -121,10 +124,11 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return {
+	const standIn: SmtpStandIn = {
 		host: '127.0.0.1',
 		port,
 		mails,
+		refusing: false,
 		async waitForMail(match, withinMs) {
 			const giveUpAt = Date.now() + withinMs;
 			for (;;) {
@@ -153,4 +157,5 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
 				server.close(() => resolve());
 			}),
 	};
+	return standIn;
 }
