@@ -386,6 +386,9 @@ export function dealExample(head: CrmHead): Workflow {
 	const counts = `!(${failure.mayExist} || ${waits})`;
 	/** A deal recorded longer ago than TELL_AFTER_HOURS, of which no one was told yet. */
 	const tellNow = `${deal('told')} !== 'yes' && new Date(${deal('createdAt')}).getTime() < $now.minus({ hours: ${TELL_AFTER_HOURS} }).toMillis() ? 'no' : ${deal('told')} || ''`;
+	/** A deal marked waiting, for Every 10 Minutes to try again; told of once it is old. */
+	const markWaiting = (name: string, position: [number, number], problem: string, notes: string) =>
+		updateDeal(name, position, { status: 'waiting', problem, told: `={{ ${tellNow} }}` }, notes);
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
@@ -525,14 +528,10 @@ export function dealExample(head: CrmHead): Workflow {
 							ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue),
 						]),
 					}),
-					updateDeal(
+					markWaiting(
 						'Wait for First Event',
 						[x(start + 7), 480],
-						{
-							status: 'waiting',
-							problem: "The deal's first event was still being read from the CRM.",
-							told: `={{ ${tellNow} }}`,
-						},
+						"The deal's first event was still being read from the CRM.",
 						"Marks this event of the deal waiting: Every 10 Minutes tries it again, once the first event's read has ended. If that one went on, this one is then deleted as a repeat; if the deal was not won then, this one is read from the CRM.",
 					),
 				]
@@ -697,14 +696,10 @@ export function dealExample(head: CrmHead): Workflow {
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Writes the new client's key to the deal's row; Keep Client gives it to the customer's first row next, and the contract is made.",
 		),
-		updateDeal(
+		markWaiting(
 			'Wait for Client',
 			[x(c + 4), 520],
-			{
-				status: 'waiting',
-				problem: "The customer's first deal has not made the client yet.",
-				told: `={{ ${tellNow} }}`,
-			},
+			"The customer's first deal has not made the client yet.",
 			`Marks the deal waiting: Every 10 Minutes tries it again. A deal still waiting ${TELL_AFTER_HOURS} hours after it was recorded is told of once.`,
 		),
 		node('Create Contract', [x(c + 9), 120], {
