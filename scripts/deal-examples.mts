@@ -287,6 +287,20 @@ export function dealExample(head: CrmHead): Workflow {
 		position: [number, number],
 		rest: Omit<WorkflowNode, 'id' | 'name' | 'position'>,
 	): WorkflowNode => ({ id: nodeId(head.number, counter++), name, position, ...rest });
+	/** An If step whose conditions must all hold; `idNumber` makes its conditions' stable ids. */
+	const ifStep = (
+		name: string,
+		position: [number, number],
+		idNumber: number,
+		notes: string,
+		conditions: ReturnType<typeof ifCondition>[],
+	) =>
+		node(name, position, {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes,
+			parameters: allOf(nodeId(head.number, idNumber), conditions),
+		});
 	const table = (
 		name: string,
 		position: [number, number],
@@ -415,13 +429,13 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		...(head.won && !lookups
 			? [
-					node('Won?', [x(start), 0], {
-						type: 'n8n-nodes-base.if',
-						typeVersion: 2.2,
-						notes:
-							'Only a won deal goes on: Deal Fields says whether it is. A deal won before and changed since goes on too, and First Time? stops it: it already has its contract.',
-						parameters: allOf(nodeId(head.number, 95), [ifCondition('={{ $json.won }}', isTrue)]),
-					}),
+					ifStep(
+						'Won?',
+						[x(start), 0],
+						95,
+						'Only a won deal goes on: Deal Fields says whether it is. A deal won before and changed since goes on too, and First Time? stops it: it already has its contract.',
+						[ifCondition('={{ $json.won }}', isTrue)],
+					),
 				]
 			: []),
 		node('Has Ids?', lookups ? above(afterLookups + 1) : [x(start + 1), 0], {
@@ -503,15 +517,13 @@ export function dealExample(head: CrmHead): Workflow {
 			'dealId',
 			'Reads the first row written for this deal: the one just written, unless the CRM sent the deal before.',
 		),
-		node('First Time?', [x(start + 5), 0], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes:
-				'Only the first row of a deal goes on: a deal the CRM sends again, at once or later, gets no second contract.',
-			parameters: allOf(nodeId(head.number, 93), [
-				ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`),
-			]),
-		}),
+		ifStep(
+			'First Time?',
+			[x(start + 5), 0],
+			93,
+			'Only the first row of a deal goes on: a deal the CRM sends again, at once or later, gets no second contract.',
+			[ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`)],
+		),
 		deleteDeal(
 			'Forget Repeat',
 			[x(start + (readsWon ? 7 : 6)), readsWon ? 300 : 200],
@@ -519,15 +531,13 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		...(readsWon
 			? [
-					node('Still Reading?', [x(start + 6), 240], {
-						type: 'n8n-nodes-base.if',
-						typeVersion: 2.2,
-						notes:
-							"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
-						parameters: allOf(nodeId(head.number, 88), [
-							ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue),
-						]),
-					}),
+					ifStep(
+						'Still Reading?',
+						[x(start + 6), 240],
+						88,
+						"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
+						[ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue)],
+					),
 					markWaiting(
 						'Wait for First Event',
 						[x(start + 7), 480],
@@ -536,26 +546,22 @@ export function dealExample(head: CrmHead): Workflow {
 					),
 				]
 			: []),
-		node('Has Contract?', [x(start + 6), 0], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes:
-				'A deal whose contract is made, tried again because its keys did not reach the CRM, goes straight to giving them back.',
-			parameters: allOf(nodeId(head.number, 92), [
-				ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty),
-			]),
-		}),
+		ifStep(
+			'Has Contract?',
+			[x(start + 6), 0],
+			92,
+			'A deal whose contract is made, tried again because its keys did not reach the CRM, goes straight to giving them back.',
+			[ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty)],
+		),
 		...(lookups
 			? [
-					node('Has Customer?', [x(start + 7), 120], {
-						type: 'n8n-nodes-base.if',
-						typeVersion: 2.2,
-						notes:
-							"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
-						parameters: allOf(nodeId(head.number, 89), [
-							ifCondition(`={{ ${deal('customerId')} }}`, notEmpty),
-						]),
-					}),
+					ifStep(
+						'Has Customer?',
+						[x(start + 7), 120],
+						89,
+						"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
+						[ifCondition(`={{ ${deal('customerId')} }}`, notEmpty)],
+					),
 					...lookups.steps.map((step) => ({
 						...step,
 						position: above(step.position[0], step.position[1]),
@@ -614,18 +620,18 @@ export function dealExample(head: CrmHead): Workflow {
 			"Reads the customer's first row: the deal that makes the customer's client, and the client's key once it is made.",
 			CUSTOMERS_TABLE,
 		),
-		node('Has Client?', [x(c + 2), 120], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes:
-				"A customer with a client gets the contract for that client; so does the deal that makes the client once a person put the client's key in its row.",
-			parameters: allOf(nodeId(head.number, 97), [
+		ifStep(
+			'Has Client?',
+			[x(c + 2), 120],
+			97,
+			"A customer with a client gets the contract for that client; so does the deal that makes the client once a person put the client's key in its row.",
+			[
 				ifCondition(
 					`={{ $json.clientKey || ($json.dealId === ${deal('dealId')} ? ${deal('clientKey')} : '') }}`,
 					notEmpty,
 				),
-			]),
-		}),
+			],
+		),
 		table(
 			'Keep Client',
 			[x(c + 7), 120],
@@ -656,15 +662,13 @@ export function dealExample(head: CrmHead): Workflow {
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
 		),
-		node('First Deal?', [x(c + 3), 320], {
-			type: 'n8n-nodes-base.if',
-			typeVersion: 2.2,
-			notes:
-				"The deal named by the customer's first row makes the client. Another deal that comes before the client is made waits for it, and is tried again in 10 minutes.",
-			parameters: allOf(nodeId(head.number, 96), [
-				ifCondition('={{ $json.dealId }}', stringEquals, `={{ ${deal('dealId')} }}`),
-			]),
-		}),
+		ifStep(
+			'First Deal?',
+			[x(c + 3), 320],
+			96,
+			"The deal named by the customer's first row makes the client. Another deal that comes before the client is made waits for it, and is tried again in 10 minutes.",
+			[ifCondition('={{ $json.dealId }}', stringEquals, `={{ ${deal('dealId')} }}`)],
+		),
 		updateDeal(
 			'Making Client',
 			[x(c + 4), 320],
