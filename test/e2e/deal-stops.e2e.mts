@@ -5,7 +5,8 @@
  * waits (30 minutes, aged here in n8n's database while n8n is down), Every 10 Minutes marks it
  * `check` and e-mails a person (Tell a Person, to a stand-in mail server) naming the deal and what
  * to do; the person's fix, as the README tells it (the record's key in the row, status `retry`),
- * then finishes the deal without making anything twice.
+ * then finishes the deal without making anything twice. n8n's Retry of the killed run, clicked
+ * after that, makes and sends nothing more and leaves the deal's row done.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -23,11 +24,16 @@ import {
 	postToWebhook,
 	publishInN8n,
 	readExample,
+	restJson,
 	runError,
+	runHasEnded,
+	unflatten,
 	runFromTrigger,
 	sendKeysTo,
 	startN8n,
 	webhookPath,
+	type Execution,
+	type ExecutionSummary,
 	type RestSession,
 	type RunningN8n,
 } from './n8n-instance.mts';
@@ -166,6 +172,58 @@ async function fixedBy(deal: DealEvent, key: Record<string, string>, message: st
 	);
 }
 
+/**
+ * n8n's Retry, as the Executions list offers it ("with original workflow"), of the run n8n was
+ * killed in: the retry's status and the steps of its run data (the killed run's, as n8n recovered
+ * them, and its own).
+ */
+async function retryKilledRun(): Promise<{ status: string; steps: string[] }> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: WEBHOOK.id }));
+	const listed = async () =>
+		(
+			await restJson<{ results: Array<ExecutionSummary & { retryOf?: string | null }> }>(
+				rest,
+				`/rest/executions?filter=${filter}&limit=100`,
+			)
+		).results;
+	const killed = (await listed())
+		.filter((run) => run.status === 'crashed')
+		.sort((a, b) => Number(b.id) - Number(a.id))[0];
+	expect(killed, 'the run n8n was killed in').toBeDefined();
+	await restJson(rest, `/rest/executions/${killed.id}/retry`, {
+		method: 'POST',
+		body: JSON.stringify({ loadWorkflow: false }),
+	});
+	const giveUpAt = Date.now() + GIVE_UP_MS;
+	for (;;) {
+		const retry = (await listed()).find((run) => String(run.retryOf) === String(killed.id));
+		if (retry && runHasEnded(retry.status)) {
+			const execution = await restJson<Execution>(rest, `/rest/executions/${retry.id}`);
+			const run = unflatten(execution.data!) as {
+				resultData: { runData: Record<string, unknown> };
+			};
+			return { status: execution.status, steps: Object.keys(run.resultData.runData) };
+		}
+		if (Date.now() > giveUpAt) throw new Error(`no retry of run ${killed.id} ended`);
+		await sleep(200);
+	}
+}
+
+/**
+ * n8n's Retry clicked on the killed run once the sweep has finished the deal: nothing more made or
+ * sent.
+ */
+async function retriedAfterTheFix(deal: DealEvent) {
+	const { status, steps } = await retryKilledRun();
+	const left = [clientsOf(deal).length, contractsOf(deal).length, keysSent(deal)];
+	const rows = await rowOf(deal);
+	suite.figures.push(
+		`  ${deal.dealId}: n8n's Retry of the killed run, after the fix: ${status}, its run data's steps ${steps.join(' → ')}; clients, contracts, keys sent ${left.join(', ')}; rows ${JSON.stringify(rows.map((row) => [row.id, row.status]))}`,
+	);
+	expect(left).toEqual([1, 1, 1]);
+	expect(rows).toMatchObject([{ status: 'done' }]);
+}
+
 it('n8n killed while Create Client is under way: the sweep marks the deal check and tells; the client put in the row, the retry makes only the contract', async () => {
 	const deal = event(1, 1);
 	await killedDuring(deal, '/v1/client', () => clientsOf(deal).length === 1);
@@ -181,6 +239,7 @@ it('n8n killed while Create Client is under way: the sweep marks the deal check 
 	// The client is there, so its key goes in clientKey.
 	await fixedBy(deal, { clientKey: clientsOf(deal)[0].clientKey }, message);
 	expect(contractsOf(deal)[0].clientKey).toBe(clientsOf(deal)[0].clientKey);
+	await retriedAfterTheFix(deal);
 });
 
 it('n8n killed while Create Contract is under way: check and told; the contract put in the row, the retry sends only the keys', async () => {
@@ -195,4 +254,5 @@ it('n8n killed while Create Contract is under way: check and told; the contract 
 	expect(keysSent(deal)).toBe(0);
 	// The contract is there, so its key goes in contractKey: only the keys are sent.
 	await fixedBy(deal, { contractKey: contractsOf(deal)[0].contractKey }, message);
+	await retriedAfterTheFix(deal);
 });

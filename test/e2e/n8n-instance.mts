@@ -6,6 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
 	createWriteStream,
+	existsSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
@@ -390,33 +391,47 @@ export interface RunningN8n {
 	stop(): Promise<void>;
 }
 
-/** `n8n start` on a free loopback port, ready to serve; stop() ends it by its PID. */
+/**
+ * `n8n start` on the given or a free loopback port, ready to serve; stop() ends it by its PID. A
+ * port found free can be taken by another server of the tests before n8n binds it: n8n then exits
+ * with EADDRINUSE, and starts again on other ports.
+ */
 export async function startN8n(
 	home: N8nHome,
 	options: { port?: number } = {},
 ): Promise<RunningN8n> {
-	const port = options.port ?? (await freePort());
 	const logFile = join(home.userFolder, 'n8n-start.log');
-	const log = createWriteStream(logFile);
-	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], {
-		cwd: home.userFolder,
-		env: {
-			...home.env,
-			N8N_PORT: String(port),
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	child.stdout.pipe(log);
-	child.stderr.pipe(log);
-	const { pid, stop } = await superviseUntilReady(child, {
-		label: 'n8n start',
-		readinessUrl: `http://127.0.0.1:${port}/healthz/readiness`,
-		logFile,
-		readyWithinMs: 120_000,
-		graceMs: 15_000,
-	});
-	return { url: `http://127.0.0.1:${port}`, pid, logFile, stop };
+	for (let attempt = 1; ; attempt++) {
+		const port = attempt === 1 && options.port ? options.port : await freePort();
+		const log = createWriteStream(logFile);
+		const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], {
+			cwd: home.userFolder,
+			env: {
+				...home.env,
+				N8N_PORT: String(port),
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		child.stdout.pipe(log);
+		child.stderr.pipe(log);
+		try {
+			const { pid, stop } = await superviseUntilReady(child, {
+				label: 'n8n start',
+				readinessUrl: `http://127.0.0.1:${port}/healthz/readiness`,
+				logFile,
+				readyWithinMs: 120_000,
+				graceMs: 15_000,
+			});
+			return { url: `http://127.0.0.1:${port}`, pid, logFile, stop };
+		} catch (error) {
+			await new Promise<void>((resolve) => log.end(resolve));
+			const written = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+			if (attempt < 3 && written.includes('EADDRINUSE')) continue;
+			const tail = written.trim().split('\n').slice(-20).join('\n');
+			throw new Error(`${(error as Error).message}; its last lines:\n${tail}`);
+		}
+	}
 }
 
 export interface SupervisedProcess {
