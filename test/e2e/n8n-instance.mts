@@ -394,7 +394,7 @@ export interface RunningN8n {
 /**
  * `n8n start` on the given or a free loopback port, ready to serve; stop() ends it by its PID. A
  * port found free can be taken by another server of the tests before n8n binds it: n8n then exits
- * with EADDRINUSE, and starts again on other ports.
+ * saying that its port is already in use, and starts again on other ports.
  */
 export async function startN8n(
 	home: N8nHome,
@@ -425,9 +425,16 @@ export async function startN8n(
 			});
 			return { url: `http://127.0.0.1:${port}`, pid, logFile, stop };
 		} catch (error) {
-			await new Promise<void>((resolve) => log.end(resolve));
+			// The log ends with the process's output; what it holds by then is enough.
+			if (!log.writableFinished) {
+				await Promise.race([
+					new Promise<void>((resolve) => log.once('finish', () => resolve())),
+					sleep(2_000),
+				]);
+			}
 			const written = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-			if (attempt < 3 && written.includes('EADDRINUSE')) continue;
+			// n8n 2.41.1 logs "n8n's port … is already in use" (its Task Broker's too) for EADDRINUSE.
+			if (attempt < 3 && /is already in use|EADDRINUSE/.test(written)) continue;
 			const tail = written.trim().split('\n').slice(-20).join('\n');
 			throw new Error(`${(error as Error).message}; its last lines:\n${tail}`);
 		}
@@ -475,7 +482,8 @@ export async function superviseUntilReady(
 		if (child.exitCode !== null) {
 			throw new Error(`${options.label} exited early; see ${options.logFile}`);
 		}
-		const ready = await fetch(options.readinessUrl).then(
+		// Bounded: until n8n has bound its port, whatever else holds it may never answer.
+		const ready = await fetch(options.readinessUrl, { signal: AbortSignal.timeout(2_000) }).then(
 			(response) => response.ok,
 			() => false,
 		);
