@@ -198,7 +198,7 @@ const DAILY_SUMMARY = [
 	`? $('Open Deals').all().filter(({ json: row }) => row.id).length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} are not done: ' +`,
 	"$('Open Deals').all().filter(({ json: row }) => row.id).map(({ json: row }) => 'Deal ' + row.dealId + ': ' + row.status + (row.problem ? ' (' + row.problem + ')' : '')).join('; ') + '.'",
 	`: 'Every won deal in the data table ${WON_DEALS_TABLE.name} is done.') +`,
-	`' Each deal only a person can finish has its own e-mail. This summary comes every day at ${SUMMARY_HOUR}: if it stops coming, this workflow, n8n or its e-mail is not working.'`,
+	`' Tell a Person e-mails you of each deal only a person can finish. This summary comes every day at ${SUMMARY_HOUR}: if it stops coming, this workflow, n8n or its e-mail is not working.'`,
 ].join(' ');
 
 /** One output's connections, to the named steps. */
