@@ -23,6 +23,7 @@ import {
 	ownerSession,
 	postToWebhook,
 	publishInN8n,
+	onTheTestsClock,
 	readExample,
 	restJson,
 	runError,
@@ -64,7 +65,9 @@ let n8n: RunningN8n;
 let rest: RestSession;
 
 async function started() {
-	await importWorkflows(suite.home, [sendKeysTo(structuredClone(WEBHOOK), suite.recorder.url)]);
+	await importWorkflows(suite.home, [
+		sendKeysTo(onTheTestsClock(structuredClone(WEBHOOK)), suite.recorder.url),
+	]);
 	// The workflow makes its table when it first runs (Make Table), here from its schedule.
 	n8n = suite.n8n;
 	rest = suite.rest;

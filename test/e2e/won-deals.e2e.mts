@@ -31,6 +31,7 @@ import {
 	importWorkflows,
 	postToWebhook,
 	publishInN8n,
+	onTheTestsClock,
 	readExample,
 	restJson,
 	runError,
@@ -117,7 +118,7 @@ let tellAtOnce = false;
 
 function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 	const ready = sendKeysTo(
-		pickDataTables(workflow, {
+		pickDataTables(onTheTestsClock(structuredClone(workflow)), {
 			[WON_DEALS_TABLE.name]: tableId,
 			[CUSTOMERS_TABLE.name]: customersTableId,
 		}),

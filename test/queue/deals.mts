@@ -20,6 +20,7 @@ import {
 	importWorkflows,
 	postToWebhook,
 	publishInN8n,
+	onTheTestsClock,
 	readExample,
 	runError,
 	runFromTrigger,
@@ -91,7 +92,7 @@ export async function dealsInQueueMode(setting: {
 	workers: RunningWorker[];
 }): Promise<DealsOutcome> {
 	const { mainUrl, mainHome, rest, database, service, crm, smtp, workers } = setting;
-	await importWorkflows(mainHome, [sendKeysTo(structuredClone(EXAMPLE), crm.url)]);
+	await importWorkflows(mainHome, [sendKeysTo(onTheTestsClock(structuredClone(EXAMPLE)), crm.url)]);
 	// The workflow makes its table when it first runs (Make Table), here from its schedule.
 	const sweep = async () => await runFromTrigger(rest, EXAMPLE.id, 'Every 10 Minutes', GIVE_UP_MS);
 	const first = await sweep();
