@@ -18,6 +18,7 @@ const n8nLine = process.env.CONTRACT_SIGNING_N8N;
 const LONGEST_FIRST = [
 	'won-deals',
 	'storm',
+	'deal-storm',
 	'tour',
 	'pacing',
 	'walkthrough',

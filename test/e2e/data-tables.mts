@@ -111,11 +111,18 @@ export async function tableRows(
 	where: Record<string, string> = {},
 ): Promise<Array<Record<string, unknown>>> {
 	const project = await personalProject(rest);
-	const { data } = await restJson<{ data: Array<Record<string, unknown>> }>(
-		rest,
-		`/rest/projects/${project.id}/data-tables/${tableId}/rows?take=1000`,
-	);
-	return data.filter((row) =>
+	const rows: Array<Record<string, unknown>> = [];
+	// n8n gives at most MAX_ITEMS_PER_PAGE rows a page whatever `take` asks (@n8n/api-types: 250 in
+	// 2.41.1, 50 in 1.123.81): pages are read until one is empty.
+	for (;;) {
+		const { data } = await restJson<{ data: Array<Record<string, unknown>> }>(
+			rest,
+			`/rest/projects/${project.id}/data-tables/${tableId}/rows?take=250&skip=${rows.length}`,
+		);
+		if (data.length === 0) break;
+		rows.push(...data);
+	}
+	return rows.filter((row) =>
 		Object.entries(where).every(([column, value]) => row[column] === value),
 	);
 }

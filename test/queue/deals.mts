@@ -4,6 +4,8 @@
  *
  * - each deal posted several times at the same instant: one client, one contract, one row and
  *   the keys sent once per deal, whichever worker ran which delivery;
+ * - the won deals of several customers, three each, all posted at the same instant: one client per
+ *   customer, one contract per deal, once the sweeps finished the deals that waited for the client;
  * - the worker that runs a deal killed (SIGKILL) while its Create Client is under way at the
  *   service: the row stays `making client`; once it has stayed so longer than the sweep waits
  *   (aged here in the database), Every 10 Minutes marks it `check` and its run fails naming the
@@ -37,6 +39,9 @@ import { POSTGRES_DATABASE, POSTGRES_USER } from './services.mts';
 
 const GIVE_UP_MS = 120_000;
 const SAME_INSTANT = { deals: 4, deliveries: 5 };
+/** Customers whose won deals all come at the same instant, and the deals of each. */
+const CUSTOMERS_AT_ONCE = { customers: 20, deals: 3 };
+const MAX_SWEEPS = 5;
 const EXAMPLE = readExample('deal-won-webhook.json');
 
 export interface DealAtService {
@@ -52,6 +57,8 @@ export interface DealAtService {
 
 export interface DealsOutcome {
 	sameInstant: DealAtService[];
+	/** The deals of CUSTOMERS_AT_ONCE, once the sweeps after them left none open. */
+	customersAtOnce: { deals: DealAtService[]; failedRuns: number; sweeps: number };
 	killed: {
 		worker: string;
 		/** The row's status after the kill, then after the sweep. */
@@ -151,6 +158,32 @@ export async function dealsInQueueMode(setting: {
 		);
 	}
 
+	const customersDeals = Array.from({ length: CUSTOMERS_AT_ONCE.customers }, (_, customer) =>
+		Array.from({ length: CUSTOMERS_AT_ONCE.deals }, (_, index) =>
+			event(`customer-${customer + 1}-deal-${index + 1}`, `of-many-${customer + 1}`),
+		),
+	).flat();
+	await Promise.all(customersDeals.map(post));
+	runs += customersDeals.length;
+	const failedRuns = (await endedRuns(rest, EXAMPLE.id, runs, GIVE_UP_MS))
+		.slice(0, customersDeals.length)
+		.filter((run) => run.status !== 'success').length;
+	const open = async () =>
+		(await tableRows(rest, tableId)).filter(
+			(row) => row.status !== 'done' && customersDeals.some((deal) => deal.dealId === row.dealId),
+		).length;
+	let sweeps = 0;
+	for (; sweeps < MAX_SWEEPS && (await open()) > 0; sweeps++) {
+		const swept = await sweep();
+		if (swept.status !== 'success') throw new Error(`a sweep after the deals: ${runError(swept)}`);
+	}
+	runs += sweeps;
+	const customersAtOnce = {
+		deals: await Promise.all(customersDeals.map((deal) => atService(deal))),
+		failedRuns,
+		sweeps,
+	};
+
 	// Create Client held at the service long enough to kill the worker that sent it.
 	const deal = event('killed', 'killed');
 	service.injectFault({ kind: 'delay', ms: 5000 }, { path: '/v1/client' });
@@ -200,6 +233,7 @@ export async function dealsInQueueMode(setting: {
 	if (fixed.status !== 'success') throw new Error(`the sweep after the fix: ${runError(fixed)}`);
 	return {
 		sameInstant,
+		customersAtOnce,
 		killed: {
 			worker: victim.name,
 			statuses: [afterKill, afterSweep],

@@ -767,6 +767,13 @@ async function main(): Promise<void> {
 			notOnceDeals.length === 0,
 			notOnceDeals.map(describeDeal).join('; ') || undefined,
 		);
+		const notOnceOfMany = deals.customersAtOnce.deals.filter((deal) => !dealOnce(deal));
+		check(
+			`the deal example: the won deals of ${deals.customersAtOnce.deals.length / 3} customers, 3 each, posted at the same instant: no run failed, one client per customer, one contract, one row done and the keys sent once per deal`,
+			deals.customersAtOnce.failedRuns === 0 && notOnceOfMany.length === 0,
+			`${deals.customersAtOnce.failedRuns} runs failed, ${deals.customersAtOnce.sweeps} sweep(s)` +
+				(notOnceOfMany.length ? `; ${notOnceOfMany.map(describeDeal).join('; ')}` : ''),
+		);
 		check(
 			`the deal example: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and e-mails a person naming it; the README's fix finishes it once`,
 			deals.killed.statuses.join() === 'making client,check' &&
@@ -889,6 +896,8 @@ function describeDeal(deal: DealAtService): string {
 function describeDeals(deals: DealsOutcome): string {
 	return [
 		`  deal example, at once:    ${deals.sameInstant.map(describeDeal).join('; ')}`,
+		`  deal example, customers:  ${deals.customersAtOnce.deals.length} deals of ${deals.customersAtOnce.deals.length / 3} customers at once: ` +
+			`${deals.customersAtOnce.deals.filter(dealOnce).length} once, ${deals.customersAtOnce.failedRuns} runs failed, ${deals.customersAtOnce.sweeps} sweep(s)`,
 		`  deal example, killed:     ${deals.killed.worker} killed during Create Client; row ${deals.killed.statuses.join(' → ')}; ` +
 			`after the fix ${describeDeal(deals.killed.after)}`,
 	].join('\n');
