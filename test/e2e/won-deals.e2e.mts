@@ -63,6 +63,8 @@ import { useN8n } from './suite.mts';
 
 const GIVE_UP_MS = 60_000;
 const RETRY_TRIGGER = 'Every 10 Minutes';
+/** The sweeps of a 30-minute outage: Every 10 Minutes runs three times in it. */
+const OUTAGE_SWEEPS = 3;
 
 /** How a case hands events to an example and runs its retry. */
 interface Driver {
@@ -72,8 +74,11 @@ interface Driver {
 	 * that CRM step fails as when the CRM cannot be reached, in those runs only.
 	 */
 	deliver(events: DealEvent[], options?: { failing?: string }): Promise<void>;
-	/** Runs the workflow from Every 10 Minutes, as its schedule would; the run must succeed. */
-	retry(): Promise<void>;
+	/**
+	 * Runs the workflow from Every 10 Minutes, as its schedule would; the run must succeed. With
+	 * `failing`, that CRM step fails in this run as when the CRM cannot be reached.
+	 */
+	retry(options?: { failing?: string }): Promise<void>;
 	/** Runs the workflow from Every 10 Minutes; the run, however it ended. */
 	sweep(): Promise<Execution>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
@@ -137,6 +142,10 @@ beforeAll(async () => {
 afterAll(async () => {
 	await smtp?.close();
 });
+
+/** The e-mails sent so far that name a deal. */
+const mailsOf = (event: DealEvent) =>
+	smtp.mails.filter((mail) => mail.text.includes(`Deal ${event.dealId}:`));
 
 /** The e-mail Tell a Person sent of a deal. */
 const mailOf = async (dealId: string) =>
@@ -286,9 +295,11 @@ function pinnedDriver(options: {
 		const execution = await runFromTrigger(suite.rest, workflowId, trigger, GIVE_UP_MS);
 		expect(execution.status, runError(execution)).toBe('success');
 	};
+	let lastEvents: DealEvent[] = [];
 	return {
 		title: options.title,
 		async deliver(events, { failing } = {}) {
+			lastEvents = events;
 			const runs = options.batches ? [events] : events.map((event) => [event]);
 			await Promise.all(
 				runs.map(async (batch) => {
@@ -303,8 +314,12 @@ function pinnedDriver(options: {
 		async readAs(events) {
 			await save(options.pins(events));
 		},
-		async retry() {
-			await run(lastCopy, RETRY_TRIGGER);
+		async retry({ failing } = {}) {
+			if (!failing) return await run(lastCopy, RETRY_TRIGGER);
+			const { [failing]: _unpinned, ...pins } = options.pins(lastEvents);
+			const readsFailing = lastCopy;
+			await run(await save(pins), RETRY_TRIGGER);
+			lastCopy = readsFailing;
 		},
 		async sweep() {
 			return await runFromTrigger(suite.rest, lastCopy, RETRY_TRIGGER, GIVE_UP_MS);
@@ -469,6 +484,43 @@ function wonDealCases(
 		expectAt(deal, 1, 1);
 		count('down at the client step, then the retry', deal);
 	});
+
+	it(`the service down for 30 minutes (the deal's run and ${OUTAGE_SWEEPS} sweeps): retry, no refusal counted, no one told; back, one client and one contract`, async () => {
+		const deal = event(40, 40);
+		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+		downAt = '/v1/client';
+		try {
+			await driver.deliver([deal]);
+			for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) await driver.retry();
+			expectAt(deal, 0, 0);
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0', told: '' }]);
+		} finally {
+			downAt = undefined;
+		}
+		await driver.retry();
+		expectAt(deal, 1, 1);
+		expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
+		expect(mailsOf(deal)).toEqual([]);
+		count('the service down for 30 minutes, then back', deal);
+	});
+
+	if (lookup && !lookupRefused) {
+		it(`${lookup} unreachable for 30 minutes (the deal's run and ${OUTAGE_SWEEPS} sweeps): retry, no refusal counted, no one told; back, one client and one contract`, async () => {
+			const deal = event(41, 41);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+			await driver.deliver([deal], { failing: lookup });
+			for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) {
+				await driver.retry({ failing: lookup });
+			}
+			expectAt(deal, 0, 0);
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0', told: '' }]);
+			await driver.retry();
+			expectAt(deal, 1, 1);
+			expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
+			expect(mailsOf(deal)).toEqual([]);
+			count(`${lookup} unreachable for 30 minutes, then back`, deal);
+		});
+	}
 
 	it("a template the service does not know: the service's message in the row, the contract once corrected", async () => {
 		const deal = event(9, 6);
@@ -678,6 +730,35 @@ describe('deal-won-webhook.json', () => {
 		);
 	});
 
+	it(`the CRM down for 30 minutes (the deal's run and ${OUTAGE_SWEEPS} sweeps), its keys refused with 503: retry, no refusal counted, no one told; back, the keys once`, async () => {
+		const deal = webhookEvent(42, 42);
+		const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+		suite.recorder.failing = 1 + OUTAGE_SWEEPS;
+		suite.recorder.failingStatus = 503;
+		suite.recorder.failingPath = `/${deal.dealId}/`;
+		try {
+			await webhook.deliver([deal]);
+			for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) await webhook.retry();
+			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0', told: '' }]);
+		} finally {
+			suite.recorder.failing = 0;
+			suite.recorder.failingStatus = 500;
+			suite.recorder.failingPath = undefined;
+		}
+		await webhook.retry();
+		expect(keysSent(deal.dealId)).toEqual([...Array(1 + OUTAGE_SWEEPS).fill(503), 200]);
+		const { clients, contracts } = atService(webhook, deal);
+		expect({ clients: clients.length, contracts: contracts.length }).toEqual({
+			clients: 1,
+			contracts: 1,
+		});
+		expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
+		expect(mailsOf(deal)).toEqual([]);
+		figures.push(
+			`  Webhook, the CRM down for 30 minutes: keys answered ${keysSent(deal.dealId).join(', ')}; clients ${clients.length}, contracts ${contracts.length}`,
+		);
+	});
+
 	it("two deals in one run of Every 10 Minutes, the CRM refusing the first one's keys: the second's keys sent once, the first's by the next run", async () => {
 		const first = webhookEvent(30, 30);
 		const second = webhookEvent(31, 31);
@@ -811,7 +892,7 @@ describe('deal-won-webhook.json', () => {
 		const taken = suite.recorder.requests.filter((call) => call.status === 200);
 		const dealIds = taken.map((call) => (call.body as { dealId: string }).dealId).sort();
 		expect(dealIds).toEqual(
-			[1, 2, 3, 13, 5, 6, 9, 7, 8, 10, 30, 31, 11]
+			[1, 2, 3, 13, 5, 6, 40, 9, 7, 8, 10, 42, 30, 31, 11]
 				.concat(N8N_LINE_UNDER_TEST === undefined ? [14] : [])
 				.map((n) => `wh-deal-${n}`)
 				.sort(),
