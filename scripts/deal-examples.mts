@@ -208,11 +208,39 @@ const to = (...nodes: string[]) =>
 /** A column of the deal's row, as the steps after Deal read it. */
 const deal = (column: string) => `$('Deal').item.json.${column}`;
 
-/** A table step's filter for the deal's own row, as the steps after Deal know it. */
-const dealRow = tableConditions(
-	[{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` }],
-	'allConditions',
-);
+/** Every status a deal's row can have. */
+const STATUSES = [
+	'new',
+	'making client',
+	'making contract',
+	'sending keys',
+	'retry',
+	'waiting',
+	'check',
+	'failed',
+	'done',
+] as const;
+type Status = (typeof STATUSES)[number];
+
+/**
+ * A table step's filter for the deal's own row, as the steps after Deal know it, while its status
+ * is one of those the step expects: a run that n8n's Retry resumes after the sweep moved the deal
+ * on (or a person finished it) finds no row, so it writes, makes and sends nothing more.
+ */
+const dealRow = (expects: Status[]) =>
+	tableConditions(
+		[
+			{ column: 'id', condition: 'eq', value: `={{ ${deal('id')} }}` },
+			...(expects.length === 1
+				? [{ column: 'status', condition: 'eq' as const, value: expects[0] }]
+				: STATUSES.filter((status) => !expects.includes(status)).map((status) => ({
+						column: 'status',
+						condition: 'neq' as const,
+						value: status,
+					}))),
+		],
+		'allConditions',
+	);
 
 /** Retry On Fail as a CRM's read has it, its failures to What Failed. */
 const READ = { ...RETRY, onError: 'continueErrorOutput' as const };
@@ -335,6 +363,7 @@ export function dealExample(head: CrmHead): Workflow {
 	const updateDeal = (
 		name: string,
 		position: [number, number],
+		expects: Status[],
 		columns: Record<string, string>,
 		notes: string,
 	) =>
@@ -342,12 +371,12 @@ export function dealExample(head: CrmHead): Workflow {
 			name,
 			position,
 			'update',
-			{ ...dealRow, columns: tableColumns(columns), options: {} },
+			{ ...dealRow(expects), columns: tableColumns(columns), options: {} },
 			notes,
 		);
-	/** A delete of the deal's row. */
+	/** A delete of the deal's row, while it is new. */
 	const deleteDeal = (name: string, position: [number, number], notes: string) =>
-		table(name, position, 'deleteRows', { ...dealRow, options: {} }, notes);
+		table(name, position, 'deleteRows', { ...dealRow(['new']), options: {} }, notes);
 	/** A step that makes the table the first time the workflow runs, and finds it after. */
 	const makeTable = (
 		name: string,
@@ -402,7 +431,13 @@ export function dealExample(head: CrmHead): Workflow {
 	const tellNow = `${deal('told')} !== 'yes' && new Date(${deal('createdAt')}).getTime() < $now.minus({ hours: ${TELL_AFTER_HOURS} }).toMillis() ? 'no' : ${deal('told')} || ''`;
 	/** A deal marked waiting, for Every 10 Minutes to try again; told of once it is old. */
 	const markWaiting = (name: string, position: [number, number], problem: string, notes: string) =>
-		updateDeal(name, position, { status: 'waiting', problem, told: `={{ ${tellNow} }}` }, notes);
+		updateDeal(
+			name,
+			position,
+			['new'],
+			{ status: 'waiting', problem, told: `={{ ${tellNow} }}` },
+			notes,
+		);
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
@@ -464,6 +499,7 @@ export function dealExample(head: CrmHead): Workflow {
 			? updateDeal(
 					'No Ids',
 					above(afterLookups + 2, 200),
+					['new'],
 					{
 						status: 'failed',
 						problem:
@@ -569,6 +605,7 @@ export function dealExample(head: CrmHead): Workflow {
 					updateDeal(
 						'Save Details',
 						above(afterLookups + 2),
+						['new'],
 						{
 							customerId: '={{ $json.customerId }}',
 							contractName: '={{ $json.contractName }}',
@@ -659,6 +696,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Making Contract',
 			[x(c + 8), 120],
+			['new', 'making contract'],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
 		),
@@ -672,6 +710,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Making Client',
 			[x(c + 4), 320],
+			['new'],
 			{ status: 'making client' },
 			"Says in the deal's row that the customer's client is about to be made: if the run stops before the client's key is saved, the client may exist, and a person is asked to look.",
 		),
@@ -697,6 +736,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Save Client',
 			[x(c + 6), 320],
+			['making client'],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Writes the new client's key to the deal's row; Keep Client gives it to the customer's first row next, and the contract is made.",
 		),
@@ -725,6 +765,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Save Contract',
 			[x(c + 10), 120],
+			['making contract'],
 			{
 				clientKey: '={{ $json.clientKey }}',
 				contractKey: '={{ $json.contractKey }}',
@@ -735,6 +776,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Done',
 			[x(c + 12), 0],
+			['new', 'sending keys'],
 			{ status: 'done', problem: '', tries: '0', told: '' },
 			'The CRM took the keys: the deal is done, and no one needs to be told of it.',
 		),
@@ -764,6 +806,7 @@ export function dealExample(head: CrmHead): Workflow {
 		updateDeal(
 			'Mark for Retry',
 			[x(c + 13), 480],
+			['new', 'making client', 'making contract', 'sending keys'],
 			{
 				status: '={{ $json.status }}',
 				tries: '={{ $json.tries }}',

@@ -91,6 +91,28 @@ export async function dataTableId(rest: RestSession, name: string): Promise<stri
 	return table.id;
 }
 
+/**
+ * Takes a text column out of the table (its values with it), or puts it back empty, as a user
+ * does in its header: on n8n 1.x, which cannot rename a column, the way to make a step that
+ * writes it fail for a while.
+ */
+export async function dropColumn(rest: RestSession, tableId: string, name: string) {
+	const project = await personalProject(rest);
+	const path = `/rest/projects/${project.id}/data-tables/${tableId}/columns`;
+	const columns = await restJson<Array<{ id: string; name: string }>>(rest, path);
+	const column = columns.find((found) => found.name === name);
+	if (!column) throw new Error(`no column "${name}"`);
+	await restJson<unknown>(rest, `${path}/${column.id}`, { method: 'DELETE' });
+}
+
+export async function addColumn(rest: RestSession, tableId: string, name: string) {
+	const project = await personalProject(rest);
+	await restJson<unknown>(rest, `/rest/projects/${project.id}/data-tables/${tableId}/columns`, {
+		method: 'POST',
+		body: JSON.stringify({ name, type: 'string' }),
+	});
+}
+
 /** Renames a column of the table, as a user does in its header. */
 export async function renameColumn(rest: RestSession, tableId: string, from: string, to: string) {
 	const project = await personalProject(rest);
