@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dealExampleFiles, exampleText, SMTP } from '../scripts/deal-examples.mts';
+import { dealExampleFiles, exampleText, SMTP, WON_DEALS_TABLE } from '../scripts/deal-examples.mts';
 
 describe('the won-deal examples', () => {
 	for (const { file, workflow } of dealExampleFiles()) {
@@ -14,6 +14,30 @@ describe('the won-deal examples', () => {
 			expect(shipped).toBe(exampleText(workflow));
 		});
 	}
+
+	// n8n's Retry resumes a failed run at its failed step: a write that found the deal moved on by
+	// another run would make or send a second time (test/e2e/deal-stops.e2e.mts).
+	it("write a deal's row only while its status is one the step expects", () => {
+		for (const { file, workflow } of dealExampleFiles()) {
+			const writes = workflow.nodes.filter(
+				({ type, parameters }) =>
+					type === 'n8n-nodes-base.dataTable' &&
+					['update', 'deleteRows'].includes(String(parameters.operation)) &&
+					JSON.stringify(parameters.dataTableId).includes(WON_DEALS_TABLE.name),
+			);
+			expect(writes.length, file).toBeGreaterThan(5);
+			for (const { name, parameters } of writes) {
+				const { matchType, filters } = parameters as {
+					matchType: string;
+					filters: { conditions: Array<{ keyName: string; condition: string }> };
+				};
+				expect(matchType, `${file}: ${name}`).toBe('allConditions');
+				const keys = filters.conditions.map(({ keyName }) => keyName);
+				expect(keys, `${file}: ${name}`).toContain('id');
+				expect(keys, `${file}: ${name}`).toContain('status');
+			}
+		}
+	});
 
 	it('e-mail with the SMTP credential of examples/alert-by-email.json, so that one credential serves all', () => {
 		const alert = JSON.parse(

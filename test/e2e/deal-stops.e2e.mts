@@ -137,13 +137,9 @@ async function until(what: string, holds: () => boolean) {
 	}
 }
 
-/**
- * Delivers the deal, and kills n8n once the service has the request of `path` and has acted on
- * it, the reply still held back; then moves the deal's row back in time by more than the sweep
- * waits, and starts n8n again.
- */
-async function killedDuring(deal: DealEvent, path: string, acted: () => boolean) {
-	suite.service.injectFault({ kind: 'delay', ms: 4000 }, { path });
+/** Delivers the deal, its request of `path` held at the service for `ms`; resolves once it arrived. */
+async function deliverHeldAt(deal: DealEvent, path: string, ms: number) {
+	suite.service.injectFault({ kind: 'delay', ms }, { path });
 	const arrived = suite.service.requests.length;
 	const answer = await postToWebhook(
 		`${n8n.url}/webhook/${webhookPath(WEBHOOK)}`,
@@ -154,6 +150,15 @@ async function killedDuring(deal: DealEvent, path: string, acted: () => boolean)
 	await until(`the service received ${path}`, () =>
 		suite.service.requests.slice(arrived).some((request) => request.path === path),
 	);
+}
+
+/**
+ * Delivers the deal, and kills n8n once the service has the request of `path` and has acted on
+ * it, the reply still held back; then moves the deal's row back in time by more than the sweep
+ * waits, and starts n8n again.
+ */
+async function killedDuring(deal: DealEvent, path: string, acted: () => boolean) {
+	await deliverHeldAt(deal, path, 4000);
 	process.kill(n8n.pid, 'SIGKILL');
 	await until('n8n is gone', () => {
 		try {
@@ -301,17 +306,7 @@ it('n8n killed while Create Contract is under way: check and told; the contract 
  */
 async function saveFailsAfter(deal: DealEvent, path: string, column: string) {
 	const failedBefore = (await newestRun('error'))?.id;
-	suite.service.injectFault({ kind: 'delay', ms: 3000 }, { path });
-	const arrived = suite.service.requests.length;
-	const answer = await postToWebhook(
-		`${n8n.url}/webhook/${webhookPath(WEBHOOK)}`,
-		webhookBody(deal),
-		{ headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value } },
-	);
-	expect(answer.status).toBe(200);
-	await until(`the service received ${path}`, () =>
-		suite.service.requests.slice(arrived).some((request) => request.path === path),
-	);
+	await deliverHeldAt(deal, path, 3000);
 	if (N8N_LINE_UNDER_TEST === undefined) await renameColumn(rest, tableId, column, `${column}Gone`);
 	else await dropColumn(rest, tableId, column);
 	try {
