@@ -46,7 +46,9 @@ import { dataTableId, tableRows } from './data-tables.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
 const EXAMPLE_FILE = 'deal-won-webhook.json';
-const EXAMPLE = readExample(EXAMPLE_FILE);
+const EXAMPLE = readExample(EXAMPLE_FILE) as ReturnType<typeof readExample> & {
+	pinData: Record<string, Array<{ json: { body: typeof TEST_DEAL } }>>;
+};
 /** The steps of the example, without the sticky notes that group them. */
 const STEPS = EXAMPLE.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
 const TABLE = WON_DEALS_TABLE.name;
@@ -72,6 +74,13 @@ function readmeSection(heading: string): string {
 }
 
 const FIRST_WORKFLOW = readmeSection('Your first workflow in five steps');
+
+/** The user, as step 5 puts them in the test deal before its first run. */
+const YOU = { name: 'Grace Hopper', email: 'grace@example.com', company: 'Hopper Compilers' };
+
+/** The alert workflow step 4 imports beside the deal workflow. */
+const ALERT_FILE = 'alert-by-email.json';
+const ALERT = readExample(ALERT_FILE);
 
 /** Another won deal of the test deal's customer, for the published workflow. */
 const ANOTHER_DEAL = {
@@ -264,6 +273,57 @@ async function makeSmtpCredential(node: Locator): Promise<void> {
 		.toMatch(/SMTP/);
 }
 
+/**
+ * Step 3's import: a new workflow from the Overview, then its … menu (More actions), Import → From
+ * file; `shown` runs while the submenu is open. Returns the new workflow's id.
+ */
+async function importInNewWorkflow(file: string, shown = async () => {}): Promise<string> {
+	const before = page.url();
+	await page.getByRole('menuitem', { name: 'Overview' }).click();
+	await page.getByRole('button', { name: 'Create workflow' }).first().click();
+	await page.waitForURL((url) => /\/workflow\/[^/?]+/.test(url.pathname) && url.href !== before);
+	await page.getByRole('button', { name: 'More actions' }).first().click();
+	await page.getByRole('menuitem', { name: 'Import', exact: true }).hover();
+	const fromFile = page.getByRole('menuitem', { name: 'From file', exact: true });
+	await fromFile.waitFor();
+	await shown();
+	const [fileChooser] = await Promise.all([page.waitForEvent('filechooser'), fromFile.click()]);
+	await fileChooser.setFiles(join(EXAMPLES_DIR, file));
+	await page.waitForURL((url) => /\/workflow\/(?!new(\/|$))[^/?]+/.test(url.pathname));
+	return /\/workflow\/([^/?]+)/.exec(page.url())![1];
+}
+
+/**
+ * Publish, and Publish again in the dialog that names the version; `dialogShown` runs while that
+ * dialog is open. n8n then offers its Production Checklist over the canvas's left side, which is
+ * closed so that the steps there can be opened.
+ */
+async function publish(dialogShown = async (_dialog: Locator) => {}): Promise<void> {
+	await page.getByRole('button', { name: 'Publish', exact: true }).click();
+	const publishing = page.getByRole('dialog').filter({ hasText: 'Publish workflow' });
+	await expect
+		.poll(() => publishing.getByRole('textbox', { name: 'Version name' }).inputValue(), POLL)
+		.not.toBe('');
+	await dialogShown(publishing);
+	await publishing.getByRole('button', { name: 'Publish', exact: true }).click();
+	const published = page.getByRole('dialog').filter({ hasText: 'Workflow published' });
+	await published.getByRole('button', { name: 'Got it' }).click();
+	await shows(page.getByRole('button', { name: 'Published', exact: true }));
+	const checklist = page.getByText('Production Checklist', { exact: true });
+	if (await checklist.isVisible()) {
+		await page.keyboard.press('Escape');
+		await checklist.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
+			await page
+				.locator('.el-popover, [role="dialog"]')
+				.filter({ has: checklist })
+				.getByRole('button')
+				.first()
+				.click();
+			await checklist.waitFor({ state: 'hidden' });
+		});
+	}
+}
+
 async function waitFor<T>(what: string, probe: () => T | undefined, withinMs = GIVE_UP_MS) {
 	const giveUpAt = Date.now() + withinMs;
 	for (;;) {
@@ -372,26 +432,18 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			expect(examples).toContain(`**${name}**`);
 			for (const column of columns) expect(examples).toContain(`\`${column}\``);
 		}
-		// A workflow, then its … menu (More actions): Import → From file.
-		await page.getByRole('menuitem', { name: 'Overview' }).click();
-		await page.getByRole('button', { name: 'Create workflow' }).first().click();
-		await page.waitForURL(/\/workflow\/[^/?]+/);
-		await page.getByRole('button', { name: 'More actions' }).first().click();
-		await page.getByRole('menuitem', { name: 'Import', exact: true }).hover();
-		const fromFile = page.getByRole('menuitem', { name: 'From file', exact: true });
-		await fromFile.waitFor();
-		await screenshot(
-			'3-import',
-			around([
-				await boxOf(page.getByRole('button', { name: 'More actions' }).first()),
-				await boxOf(page.getByRole('menu', { name: 'More actions' })),
-				await boxOf(page.getByRole('menu', { name: 'Import' })),
-			]),
-			// The submenu stays open while the pointer is on Import.
-			{ keepPointer: true },
-		);
-		const [fileChooser] = await Promise.all([page.waitForEvent('filechooser'), fromFile.click()]);
-		await fileChooser.setFiles(join(EXAMPLES_DIR, EXAMPLE_FILE));
+		workflowId = await importInNewWorkflow(EXAMPLE_FILE, async () => {
+			await screenshot(
+				'3-import',
+				around([
+					await boxOf(page.getByRole('button', { name: 'More actions' }).first()),
+					await boxOf(page.getByRole('menu', { name: 'More actions' })),
+					await boxOf(page.getByRole('menu', { name: 'Import' })),
+				]),
+				// The submenu stays open while the pointer is on Import.
+				{ keepPointer: true },
+			);
+		});
 
 		// Every step the README names is a step of the workflow, on the canvas.
 		const names = new Set(EXAMPLE.nodes.map((node) => node.name));
@@ -420,7 +472,6 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			const heading = /^## (.+)$/m.exec(String(note.parameters.content))![1];
 			await shows(page.getByRole('heading', { name: heading }));
 		}
-		workflowId = /\/workflow\/([^/?]+)/.exec(page.url())![1];
 
 		// Installation: "the Contract Signing node is in the nodes panel (search "Contract Signing")".
 		await page.getByRole('button', { name: 'Open nodes panel' }).click();
@@ -529,10 +580,69 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await closePanel();
 	});
 
-	it('5. Try it: Execute workflow runs the test deal Deal Won holds; a client and a contract, the keys sent to the CRM', async () => {
+	it("4. To hear of a run that fails: the alert imported as a second workflow, its addresses and the SMTP credential; Execute workflow sends a test alert; published, and named in the deal workflow's … → Settings, Error Workflow", async () => {
+		expect(FIRST_WORKFLOW).toContain(`\`examples/${ALERT_FILE}\``);
+		const alertId = await importInNewWorkflow(ALERT_FILE);
+		expect(ALERT.nodes.map((node) => node.name)).toContain('Alert by Email');
+		const alert = await openPanel('Alert by Email');
+		await panelField(alert, 'To Email').getByRole('textbox').fill(PERSON_EMAIL);
+		await panelField(alert, 'From Email').getByRole('textbox').fill(SENDER_EMAIL);
+		await letTheEditSettle();
+		await pickCredential(alert, SMTP_CREDENTIAL_NAME);
+		await closePanel();
+
+		expect(FIRST_WORKFLOW.replace(/\s+/g, ' ')).toContain(
+			'**Execute workflow** sends a test alert',
+		);
+		await page.getByTestId('execute-workflow-button').click();
+		const test = await smtp.waitForMail(
+			(each) => each.subject === 'n8n: Test alert needs you',
+			GIVE_UP_MS,
+		);
+		expect(test.to).toEqual([PERSON_EMAIL]);
+		expect(test.from).toBe(SENDER_EMAIL);
+		expect(test.text).toContain('This is a test of your alerts');
+		await publish();
+
+		// Back in the deal workflow: … → Settings, Error Workflow, Save.
+		await page.goto(`${editor.url}/workflow/${workflowId}`);
+		await shows(canvasNode(page, 'Deal Won'));
+		await page.getByRole('button', { name: 'More actions' }).first().click();
+		await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
+		const settings = page.getByRole('dialog').filter({ hasText: 'Error Workflow' });
+		// The list searches n8n as one types, and offers only published workflows.
+		await settings.getByTestId('workflow-settings-error-workflow').click();
+		await page.keyboard.type(ALERT.name);
+		await page.getByRole('option', { name: ALERT.name, exact: true }).click();
+		await settings.getByRole('button', { name: 'Save', exact: true }).click();
+		await settings.waitFor({ state: 'hidden' });
+		const rest = await ownerSession(editor.url);
+		const saved = await restJson<{ settings?: { errorWorkflow?: string } }>(
+			rest,
+			`/rest/workflows/${workflowId}`,
+		);
+		expect(saved.settings?.errorWorkflow).toBe(alertId);
+	});
+
+	it('5. Try it: the test deal made yours in Deal Won (Edit Output); Execute workflow runs it; a client and a contract, the keys sent to the CRM', async () => {
 		const words = FIRST_WORKFLOW.replace(/\s+/g, ' ');
 		expect(words).toContain(TEST_DEAL.customer.name);
 		expect(words).toContain(TEST_DEAL.customer.company);
+		expect(words).toContain(`\`${TEST_DEAL.deal.id}\` and \`${TEST_DEAL.customer.id}\``);
+		// Deal Won's output, the test deal it holds: Edit Output, the customer's own details, Save.
+		const dealWon = await openPanel('Deal Won');
+		await dealWon.getByRole('button', { name: 'Edit Output' }).click();
+		const yours = EXAMPLE.pinData['Deal Won'].map(({ json }) => ({
+			...json,
+			body: { ...json.body, customer: { ...json.body.customer, ...YOU } },
+		}));
+		const text = dealWon.locator('.cm-content');
+		await text.click();
+		await page.keyboard.press('Control+A');
+		await page.keyboard.insertText(JSON.stringify(yours));
+		await dealWon.getByRole('button', { name: 'Save', exact: true }).click();
+		await shows(dealWon.getByText(YOU.email, { exact: false }));
+		await closePanel();
 		// data-test-id: the trigger node's own button is also called "Execute workflow".
 		await page.getByTestId('execute-workflow-button').click();
 		try {
@@ -558,11 +668,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 
 		const { clients, contracts } = customerAtService(editor.service, TEST_DEAL.customer.id);
 		expect(clients).toEqual([
-			expect.objectContaining({
-				fullname: TEST_DEAL.customer.name,
-				email: TEST_DEAL.customer.email,
-				organization: TEST_DEAL.customer.company,
-			}),
+			expect.objectContaining({ fullname: YOU.name, email: YOU.email, organization: YOU.company }),
 		]);
 		expect(contracts).toEqual([
 			expect.objectContaining({
@@ -592,45 +698,20 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 
 	it("5. Then publish it: Publish, Publish again in the dialog, Deal Won's Production URL; the customer's next deal gets a contract for the same client", async () => {
 		expect(FIRST_WORKFLOW).toMatch(/\*\*Publish\*\* the workflow and \*\*Publish\*\* again/);
-		await page.getByRole('button', { name: 'Publish', exact: true }).click();
-		const publishing = page.getByRole('dialog').filter({ hasText: 'Publish workflow' });
-		await expect
-			.poll(() => publishing.getByRole('textbox', { name: 'Version name' }).inputValue(), POLL)
-			.not.toBe('');
-		await screenshot(
-			'5-publish',
-			around(
-				[
-					await boxOf(page.getByRole('button', { name: 'Publish', exact: true }).first()),
-					await boxOf(publishing.getByRole('button', { name: 'Cancel' })),
-					await boxOf(publishing.getByText('Publish workflow', { exact: true })),
-				],
-				40,
-			),
-		);
-		await publishing.getByRole('button', { name: 'Publish', exact: true }).click();
-		const published = page.getByRole('dialog').filter({ hasText: 'Workflow published' });
-		await published.getByRole('button', { name: 'Got it' }).click();
-		await shows(page.getByRole('button', { name: 'Published', exact: true }));
-
-		// n8n then offers its Production Checklist over the canvas's left side, where Deal Won is.
-		const checklist = page.getByText('Production Checklist', { exact: true });
-		if (await checklist.isVisible()) {
-			await page.keyboard.press('Escape');
-			await checklist.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
-				await page
-					.locator('.el-popover, [role="dialog"]')
-					.filter({ has: checklist })
-					.getByRole('button')
-					.first()
-					.click();
-				await checklist.waitFor({ state: 'hidden' });
-			});
-		}
-		const webhook = await openPanel('Deal Won').catch(async (e) => {
-			await page.screenshot({ path: '/tmp/wt6.png' });
-			throw e;
+		await publish(async (publishing) => {
+			await screenshot(
+				'5-publish',
+				around(
+					[
+						await boxOf(page.getByRole('button', { name: 'Publish', exact: true }).first()),
+						await boxOf(publishing.getByRole('button', { name: 'Cancel' })),
+						await boxOf(publishing.getByText('Publish workflow', { exact: true })),
+					],
+					40,
+				),
+			);
 		});
+		const webhook = await openPanel('Deal Won');
 		await webhook.getByText('Production URL', { exact: true }).click();
 		productionUrl = await copyWebhookUrl(webhook, '/webhook/');
 		expect(new URL(productionUrl).pathname).toBe(
@@ -655,7 +736,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		]);
 	});
 
-	it('5. "Test runs count too": Won deals has a row for each deal, done, and the test deal sent again gets nothing more', async () => {
+	it("5. The test deal's run counts too: Won deals has a row for each deal, done, and the test deal sent again gets nothing more", async () => {
 		const sent = await postToWebhook(productionUrl, TEST_DEAL, { headers: CRM_HEADERS });
 		expect(sent.status, await sent.clone().text()).toBe(200);
 		// The test run, the next deal, the test deal again.
