@@ -4,8 +4,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { CUSTOMERS_TABLE, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import type { ExampleWorkflow, N8nHome, RestSession } from './n8n-instance.mts';
-import { restJson } from './n8n-instance.mts';
+import {
+	importWorkflows,
+	onTheTestsClock,
+	restJson,
+	runError,
+	runFromTrigger,
+	sendKeysTo,
+} from './n8n-instance.mts';
 import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 
 export interface DataTable {
@@ -89,6 +97,37 @@ export async function dataTableId(rest: RestSession, name: string): Promise<stri
 	const table = tables.data.find((found) => found.name === name);
 	if (!table) throw new Error(`no data table "${name}"`);
 	return table.id;
+}
+
+/**
+ * Imports a won-deal example as the tests set it up (on the tests' clock, its keys sent to the
+ * recorder, the CRM's side) with its tables (WON_DEALS_TABLE, CUSTOMERS_TABLE) as a user gets them;
+ * their ids. On n8n 2.x the workflow makes them when it first runs (Make Table), here from its
+ * schedule. n8n 1.x has no Table → Create: the tables are made first and picked as the README says.
+ */
+export async function importWonDealExample(
+	{ home, rest, recorder }: { home: N8nHome; rest: RestSession; recorder: { url: string } },
+	example: ExampleWorkflow,
+): Promise<{ tableId: string; customersTableId: string }> {
+	const workflow = sendKeysTo(onTheTestsClock(structuredClone(example)), recorder.url);
+	if (N8N_LINE_UNDER_TEST === undefined) {
+		await importWorkflows(home, [workflow]);
+		const first = await runFromTrigger(rest, workflow.id, 'Every 10 Minutes', 60_000);
+		if (first.status !== 'success') throw new Error(`the first run failed: ${runError(first)}`);
+		return {
+			tableId: await dataTableId(rest, WON_DEALS_TABLE.name),
+			customersTableId: await dataTableId(rest, CUSTOMERS_TABLE.name),
+		};
+	}
+	const tableId = await createDataTable(rest, WON_DEALS_TABLE);
+	const customersTableId = await createDataTable(rest, CUSTOMERS_TABLE);
+	await importWorkflows(home, [
+		pickDataTables(workflow, {
+			[WON_DEALS_TABLE.name]: tableId,
+			[CUSTOMERS_TABLE.name]: customersTableId,
+		}),
+	]);
+	return { tableId, customersTableId };
 }
 
 /**

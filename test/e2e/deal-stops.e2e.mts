@@ -11,19 +11,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
-import {
-	CUSTOMERS_TABLE,
-	STOPPED_AFTER_MINUTES,
-	WON_DEALS_TABLE,
-} from '../../scripts/deal-examples.mts';
+import { STOPPED_AFTER_MINUTES } from '../../scripts/deal-examples.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
 import {
 	addColumn,
 	ageDealRow,
-	createDataTable,
 	dropColumn,
-	dataTableId,
-	pickDataTables,
+	importWonDealExample,
 	renameColumn,
 	tableRows,
 	updateTableRows,
@@ -33,18 +27,15 @@ import {
 	crmSecretCredential,
 	importCredentials,
 	smtpCredential,
-	importWorkflows,
 	ownerSession,
 	postToWebhook,
 	publishInN8n,
-	onTheTestsClock,
 	readExample,
 	restJson,
 	runError,
 	runHasEnded,
 	unflatten,
 	runFromTrigger,
-	sendKeysTo,
 	startN8n,
 	webhookPath,
 	type Execution,
@@ -82,23 +73,7 @@ let rest: RestSession;
 async function started() {
 	n8n = suite.n8n;
 	rest = suite.rest;
-	const ready = sendKeysTo(onTheTestsClock(structuredClone(WEBHOOK)), suite.recorder.url);
-	if (N8N_LINE_UNDER_TEST === undefined) {
-		await importWorkflows(suite.home, [ready]);
-		// The workflow makes its tables when it first runs (Make Table), here from its schedule.
-		expect((await sweep()).status).toBe('success');
-		tableId = await dataTableId(rest, WON_DEALS_TABLE.name);
-	} else {
-		// n8n 1.x has no Table → Create: the tables made and picked as the README says.
-		tableId = await createDataTable(rest, WON_DEALS_TABLE);
-		const customersTableId = await createDataTable(rest, CUSTOMERS_TABLE);
-		await importWorkflows(suite.home, [
-			pickDataTables(ready, {
-				[WON_DEALS_TABLE.name]: tableId,
-				[CUSTOMERS_TABLE.name]: customersTableId,
-			}),
-		]);
-	}
+	({ tableId } = await importWonDealExample(suite, WEBHOOK));
 	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 

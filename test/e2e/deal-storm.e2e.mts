@@ -11,16 +11,13 @@
  * The requests, the refused share, the sweeps and the time are printed, not bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOMERS_TABLE, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
-import { createDataTable, dataTableId, pickDataTables, tableRows } from './data-tables.mts';
+import { importWonDealExample, tableRows } from './data-tables.mts';
 import {
 	crmSecretCredential,
 	CRM_SECRET_HEADER,
 	importCredentials,
-	importWorkflows,
-	onTheTestsClock,
 	postToWebhook,
 	publishInN8n,
 	readExample,
@@ -28,7 +25,6 @@ import {
 	runError,
 	runFromTrigger,
 	runHasEnded,
-	sendKeysTo,
 	smtpCredential,
 	webhookPath,
 	type Execution,
@@ -58,33 +54,13 @@ afterAll(async () => {
 const suite = useN8n('a storm of won deals', { recorder: true, start: true, prepare, started });
 const { figures } = suite;
 let tableId: string;
-let customersTableId: string;
 
 async function prepare() {
 	await importCredentials(suite.home, [crmSecretCredential(), smtpCredential(smtp)]);
 }
 
 async function started() {
-	const setUp = () =>
-		sendKeysTo(
-			pickDataTables(onTheTestsClock(structuredClone(WEBHOOK)), {
-				[WON_DEALS_TABLE.name]: tableId,
-				[CUSTOMERS_TABLE.name]: customersTableId,
-			}),
-			suite.recorder.url,
-		);
-	if (N8N_LINE_UNDER_TEST === undefined) {
-		// The example makes its tables on its first run, here from its schedule.
-		await importWorkflows(suite.home, [setUp()]);
-		const first = await runFromTrigger(suite.rest, WEBHOOK.id, SWEEP, 60_000);
-		expect(first.status, runError(first)).toBe('success');
-		tableId = await dataTableId(suite.rest, WON_DEALS_TABLE.name);
-		customersTableId = await dataTableId(suite.rest, CUSTOMERS_TABLE.name);
-	} else {
-		tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
-		customersTableId = await createDataTable(suite.rest, CUSTOMERS_TABLE);
-		await importWorkflows(suite.home, [setUp()]);
-	}
+	({ tableId } = await importWonDealExample(suite, WEBHOOK));
 	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 

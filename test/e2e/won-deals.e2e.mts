@@ -28,7 +28,6 @@ import {
 	endedRuns,
 	importCredentials,
 	smtpCredential,
-	importWorkflows,
 	postToWebhook,
 	publishInN8n,
 	onTheTestsClock,
@@ -52,8 +51,7 @@ import {
 	type DealEvent,
 } from './crm-deals.mts';
 import {
-	createDataTable,
-	dataTableId,
+	importWonDealExample,
 	pickDataTables,
 	renameColumn,
 	tableRows,
@@ -117,10 +115,10 @@ function crmCredentials(examples: string[]) {
 	return [...found.values()];
 }
 
-/** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
 /** While set, the copies a test saves tell of a deal at once instead of TELL_AFTER_HOURS on. */
 let tellAtOnce = false;
 
+/** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
 function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 	const ready = sendKeysTo(
 		pickDataTables(onTheTestsClock(structuredClone(workflow)), {
@@ -182,18 +180,7 @@ async function prepare() {
 }
 
 async function started() {
-	if (N8N_LINE_UNDER_TEST === undefined) {
-		// The workflow makes its table when it first runs (Make Table), here from its schedule.
-		await importWorkflows(suite.home, [setUp(WEBHOOK)]);
-		const first = await runFromTrigger(suite.rest, WEBHOOK.id, RETRY_TRIGGER, GIVE_UP_MS);
-		expect(first.status, runError(first)).toBe('success');
-		tableId = await dataTableId(suite.rest, WON_DEALS_TABLE.name);
-		customersTableId = await dataTableId(suite.rest, CUSTOMERS_TABLE.name);
-	} else {
-		tableId = await createDataTable(suite.rest, WON_DEALS_TABLE);
-		customersTableId = await createDataTable(suite.rest, CUSTOMERS_TABLE);
-		await importWorkflows(suite.home, [setUp(WEBHOOK)]);
-	}
+	({ tableId, customersTableId } = await importWonDealExample(suite, WEBHOOK));
 	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 
