@@ -9,6 +9,10 @@
  * Counted at the service, the CRM and in the tables: one client per customer, one contract per
  * deal, each deal's keys taken by the CRM once, every row done, no execution failed, nobody e-mailed.
  * The requests, the refused share, the sweeps and the time are printed, not bounded.
+ *
+ * Then a backlog longer than the sweep's period: BACKLOG won deals posted while the service is
+ * down stay `retry` or `waiting`; once it is back, two sweeps start at the same moment, as the
+ * schedule starts one while the last still runs, and both take the same rows. Counted the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
@@ -43,6 +47,11 @@ const SWEEP = 'Every 10 Minutes';
 
 const WEBHOOK = readExample('deal-won-webhook.json');
 
+/** Won deals left by an outage for two sweeps at once, three to a customer. */
+const BACKLOG = Number(process.env.DEAL_BACKLOG_DEALS ?? 60);
+/** While set, the service answers every request 503, for longer than the node waits. */
+let down = false;
+
 let smtp: SmtpStandIn;
 beforeAll(async () => {
 	smtp = await startSmtpStandIn();
@@ -56,6 +65,10 @@ const { figures } = suite;
 let tableId: string;
 
 async function prepare() {
+	suite.service.injectFault(
+		{ kind: 'status', status: 503, headers: { 'Retry-After': '3600' } },
+		{ times: Number.MAX_SAFE_INTEGER, when: () => down },
+	);
 	await importCredentials(suite.home, [crmSecretCredential(), smtpCredential(smtp)]);
 }
 
@@ -64,18 +77,22 @@ async function started() {
 	await publishInN8n(suite.rest, WEBHOOK.id);
 }
 
-const deals: DealEvent[] = Array.from({ length: DEALS }, (_, index) => {
-	const customer = Math.floor(index / DEALS_PER_CUSTOMER) + 1;
-	return {
-		dealId: `storm-deal-${index + 1}`,
-		name: `Storm deal ${index + 1}`,
-		won: true,
-		customerId: `storm-customer-${customer}`,
-		fullname: `Person ${customer}`,
-		email: `person-${customer}@example.com`,
-		company: `Company ${customer}`,
-	};
-});
+/** `count` won deals, three to a customer, their ids and names starting with `prefix`. */
+const wonDeals = (prefix: string, count: number): DealEvent[] =>
+	Array.from({ length: count }, (_, index) => {
+		const customer = Math.floor(index / DEALS_PER_CUSTOMER) + 1;
+		return {
+			dealId: `${prefix}-deal-${index + 1}`,
+			name: `${prefix} deal ${index + 1}`,
+			won: true,
+			customerId: `${prefix}-customer-${customer}`,
+			fullname: `Person ${customer}`,
+			email: `person-${customer}@example.com`,
+			company: `Company ${customer}`,
+		};
+	});
+
+const deals = wonDeals('storm', DEALS);
 
 const STATUSES = [
 	'success',
@@ -118,40 +135,87 @@ const countBy = (values: string[]) =>
 		return counts;
 	}, {});
 
+/**
+ * At the service and the CRM, for these deals: each customer one client, each deal one contract,
+ * for its customer's client, and each deal's keys taken by the CRM once.
+ */
+function expectEachOnce(events: DealEvent[]) {
+	const { service, recorder } = suite;
+	const customers = [...new Set(events.map((deal) => deal.customerId))];
+	const clients = service
+		.clients()
+		.filter((client) => customers.includes(String(client.customKey)));
+	const clientsPer = countBy(clients.map((client) => String(client.customKey)));
+	expect(Object.keys(clientsPer).sort()).toEqual(customers.sort());
+	expect(Object.entries(clientsPer).filter(([, count]) => count !== 1)).toEqual([]);
+
+	const names = new Set(events.map((deal) => deal.name));
+	const clientOf = new Map(clients.map((client) => [client.customKey, client.clientKey]));
+	const contracts = service.contracts().filter((contract) => names.has(contract.name));
+	const contractsPer = countBy(contracts.map((contract) => contract.name));
+	expect(Object.keys(contractsPer)).toHaveLength(events.length);
+	expect(Object.entries(contractsPer).filter(([, count]) => count !== 1)).toEqual([]);
+	const misplaced = events.filter((deal) => {
+		const contract = contracts.find((each) => each.name === deal.name);
+		return contract?.clientKey !== clientOf.get(deal.customerId);
+	});
+	expect(misplaced.map((deal) => deal.dealId)).toEqual([]);
+
+	const dealIds = new Set(events.map((deal) => deal.dealId));
+	const taken = recorder.requests
+		.filter((call) => call.status === 200)
+		.map((call) => String((call.body as { dealId?: string } | undefined)?.dealId))
+		.filter((dealId) => dealIds.has(dealId));
+	const takenPer = countBy(taken);
+	expect(Object.keys(takenPer)).toHaveLength(events.length);
+	expect(Object.entries(takenPer).filter(([, count]) => count !== 1)).toEqual([]);
+}
+
+/** The rows not done. */
+const openRows = async () =>
+	(await tableRows(suite.rest, tableId)).filter((row) => row.status !== 'done');
+
+/** Sweeps one after another, as the schedule would, until no row is open; how many it took. */
+async function sweepWhileOpen(): Promise<number> {
+	let sweeps = 0;
+	for (; sweeps < MAX_SWEEPS && (await openRows()).length > 0; sweeps++) {
+		const sweep: Execution = await runFromTrigger(suite.rest, WEBHOOK.id, SWEEP, GIVE_UP_MS);
+		expect(sweep.status, runError(sweep)).toBe('success');
+	}
+	return sweeps;
+}
+
+/** Posts the deals to the published example's production URL at the same moment; their answers. */
+async function postAtOnce(events: DealEvent[]): Promise<number[]> {
+	const url = `${suite.n8n.url}/webhook/${webhookPath(WEBHOOK)}`;
+	return await Promise.all(
+		events.map(async (deal) => {
+			const response = await postToWebhook(url, webhookBody(deal), {
+				headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+				withinMs: GIVE_UP_MS,
+			});
+			await response.text();
+			return response.status;
+		}),
+	);
+}
+
 describe(`${DEALS} won deals at once, ${DEALS_PER_CUSTOMER} to a customer, a service allowing ${R} requests per second`, () => {
 	it(
 		'every customer one client, every deal one contract and its keys in the CRM once, no execution failed',
 		{ timeout: GIVE_UP_MS * 2 },
 		async () => {
-			const { service, recorder, rest } = suite;
+			const { service, rest } = suite;
 			service.settings.rateLimit = { perSecond: R };
 			const startedAt = Date.now();
-			const url = `${suite.n8n.url}/webhook/${webhookPath(WEBHOOK)}`;
-			const answers = await Promise.all(
-				deals.map(async (deal) => {
-					const response = await postToWebhook(url, webhookBody(deal), {
-						headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
-						withinMs: GIVE_UP_MS,
-					});
-					await response.text();
-					return response.status;
-				}),
-			);
+			const answers = await postAtOnce(deals);
 			expect(countBy(answers.map(String))).toEqual({ 200: DEALS });
 			// The first run made the tables (2.x); the deals' runs come after it.
 			const before = N8N_LINE_UNDER_TEST === undefined ? 1 : 0;
 			const runs = await runsByStatus(rest, WEBHOOK.id, before + DEALS);
 			const dealSeconds = (Date.now() - startedAt) / 1000;
 
-			const open = async () =>
-				(await tableRows(rest, tableId)).filter((row) => row.status !== 'done');
-			let sweeps = 0;
-			const sweepStatuses: string[] = [];
-			for (; sweeps < MAX_SWEEPS && (await open()).length > 0; sweeps++) {
-				const sweep: Execution = await runFromTrigger(rest, WEBHOOK.id, SWEEP, GIVE_UP_MS);
-				sweepStatuses.push(sweep.status);
-				expect(sweep.status, runError(sweep)).toBe('success');
-			}
+			const sweeps = await sweepWhileOpen();
 			const seconds = (Date.now() - startedAt) / 1000;
 			const refused = service.requests.filter((request) => request.limited).length;
 			const rows = await tableRows(rest, tableId);
@@ -163,34 +227,72 @@ describe(`${DEALS} won deals at once, ${DEALS_PER_CUSTOMER} to a customer, a ser
 			);
 
 			expect(runs).toEqual({ success: before + DEALS });
-			expect((await open()).map((row) => `${row.dealId}: ${row.status} ${row.problem}`)).toEqual(
-				[],
-			);
+			expect(
+				(await openRows()).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
+			).toEqual([]);
 			expect(rows).toHaveLength(DEALS);
 
-			const clients = service.clients();
-			const clientsPer = countBy(clients.map((client) => String(client.customKey)));
-			const customers = [...new Set(deals.map((deal) => deal.customerId))];
-			expect(Object.keys(clientsPer).sort()).toEqual(customers.sort());
-			expect(Object.entries(clientsPer).filter(([, count]) => count !== 1)).toEqual([]);
+			expectEachOnce(deals);
+			expect(smtp.mails).toEqual([]);
+		},
+	);
 
-			const clientOf = new Map(clients.map((client) => [client.customKey, client.clientKey]));
-			const contracts = service.contracts();
-			const contractsPer = countBy(contracts.map((contract) => contract.name));
-			expect(Object.keys(contractsPer)).toHaveLength(DEALS);
-			expect(Object.entries(contractsPer).filter(([, count]) => count !== 1)).toEqual([]);
-			const misplaced = deals.filter((deal) => {
-				const contract = contracts.find((each) => each.name === deal.name);
-				return contract?.clientKey !== clientOf.get(deal.customerId);
+	it(
+		`a backlog longer than the sweep's period: ${BACKLOG} deals left by an outage, then two sweeps at once, each record once`,
+		{ timeout: GIVE_UP_MS * 2 },
+		async () => {
+			const { service, rest } = suite;
+			service.settings.rateLimit = { perSecond: R };
+			const backlog = wonDeals('backlog', BACKLOG);
+			const ended = async () =>
+				Object.entries(await runsByStatus(rest, WEBHOOK.id, 0))
+					.filter(([status]) => runHasEnded(status))
+					.reduce((sum, [, count]) => sum + count, 0);
+			const runsBefore = await ended();
+			const requestsBefore = service.requests.length;
+
+			down = true;
+			try {
+				expect(countBy((await postAtOnce(backlog)).map(String))).toEqual({ 200: BACKLOG });
+				await runsByStatus(rest, WEBHOOK.id, runsBefore + BACKLOG);
+			} finally {
+				down = false;
+			}
+			const ids = new Set(backlog.map((deal) => deal.dealId));
+			const left = (await tableRows(rest, tableId)).filter((row) => ids.has(String(row.dealId)));
+			// A busy service is not a refusal: nothing counted, nobody to tell.
+			expect(countBy(left.map((row) => `${row.status} ${row.tries}`))).toEqual({
+				'retry 0': BACKLOG / DEALS_PER_CUSTOMER,
+				'waiting 0': BACKLOG - BACKLOG / DEALS_PER_CUSTOMER,
 			});
-			expect(misplaced.map((deal) => deal.dealId)).toEqual([]);
 
-			const taken = recorder.requests
-				.filter((call) => call.status === 200)
-				.map((call) => String((call.body as { dealId?: string } | undefined)?.dealId));
-			const takenPer = countBy(taken);
-			expect(Object.keys(takenPer)).toHaveLength(DEALS);
-			expect(Object.entries(takenPer).filter(([, count]) => count !== 1)).toEqual([]);
+			// The schedule starts a sweep while the last still runs: two at once, on the same rows.
+			const [first, second] = await Promise.all([
+				runFromTrigger(rest, WEBHOOK.id, SWEEP, GIVE_UP_MS),
+				runFromTrigger(rest, WEBHOOK.id, SWEEP, GIVE_UP_MS),
+			]);
+			for (const sweep of [first, second]) expect(sweep.status, runError(sweep)).toBe('success');
+			const times = await Promise.all(
+				[first, second].map((sweep) =>
+					restJson<{ startedAt: string; stoppedAt: string }>(rest, `/rest/executions/${sweep.id}`),
+				),
+			);
+			const [a, b] = times.map((time) => ({
+				start: Date.parse(time.startedAt),
+				stop: Date.parse(time.stoppedAt),
+			}));
+			expect(a.start < b.stop && b.start < a.stop, JSON.stringify(times)).toBe(true);
+			const sweeps = 2 + (await sweepWhileOpen());
+			const requests = service.requests.slice(requestsBefore);
+			figures.push(
+				`  backlog of ${BACKLOG} deals: two sweeps at once (${((a.stop - a.start) / 1000).toFixed(1)} s and ${((b.stop - b.start) / 1000).toFixed(1)} s), ${sweeps} sweeps in all; ` +
+					`requests ${requests.length}, refused ${requests.filter((request) => request.limited).length}`,
+			);
+
+			expect(
+				(await openRows()).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
+			).toEqual([]);
+			expectEachOnce(backlog);
 			expect(smtp.mails).toEqual([]);
 		},
 	);
