@@ -610,7 +610,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await page.getByRole('button', { name: 'More actions' }).first().click();
 		await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
 		const settings = page.getByRole('dialog').filter({ hasText: 'Error Workflow' });
-		// The list searches n8n as one types, and offers only published workflows.
+		// The list searches n8n as one types; an unpublished workflow in it cannot be picked.
 		await settings.getByTestId('workflow-settings-error-workflow').click();
 		await page.keyboard.type(ALERT.name);
 		await page.getByRole('option', { name: ALERT.name, exact: true }).click();
