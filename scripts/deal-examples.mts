@@ -64,6 +64,12 @@ export const WON_DEALS_TABLE = {
 	],
 };
 
+/** The engine's table of deals: the same, and the id of the intake each deal came from. */
+export const ENGINE_TABLE = {
+	name: WON_DEALS_TABLE.name,
+	columns: [...WON_DEALS_TABLE.columns, 'intakeId'],
+};
+
 /**
  * The table of each deal's customer: a row per deal, written (Add Customer) once its customer is
  * known and before its client or contract is made. The customer's first row names the deal that
@@ -255,6 +261,10 @@ const FIRST_ROW = { limit: 1, orderBy: true, orderByColumn: 'id', orderByDirecti
 export interface CrmHead {
 	/** The example's file, under examples/. */
 	file: string;
+	/** The workflow's id, when not made from the file's name. */
+	id?: string;
+	/** Its table of deals, when not WON_DEALS_TABLE. */
+	table?: typeof WON_DEALS_TABLE;
 	number: number;
 	title: string;
 	/**
@@ -275,6 +285,8 @@ export interface CrmHead {
 		sticky: string;
 		/** The deal's id in the trigger's event, which Record Deal writes. */
 		dealId: string;
+		/** What Record Deal writes instead, when the event tells more than the deal's id. */
+		record?: Record<string, string>;
 		recordNote: string;
 		steps: WorkflowNode[];
 		/** Their connections, those into Deal Fields, Not Won and What Failed included. */
@@ -295,6 +307,8 @@ export interface CrmHead {
 	sticky: string;
 	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
 	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
+	/** The run ends at `recorded`, which starts another run to finish the deal. */
+	recordedEndsRun?: boolean;
 	/**
 	 * The step after Save Contract that gives the CRM the keys; its failures go to What Failed,
 	 * and the sweep sends them again. It has no Retry On Fail: n8n runs a step again for every item
@@ -309,6 +323,8 @@ export interface CrmHead {
 /** The workflow of one CRM: its head, then the steps every won-deal example shares. */
 export function dealExample(head: CrmHead): Workflow {
 	const x = (column: number) => column * 240;
+	const wonDeals = head.table ?? WON_DEALS_TABLE;
+	const dealColumns = (values: Record<string, string>) => tableColumns(values, wonDeals.columns);
 	let counter = 100;
 	const node = (
 		name: string,
@@ -335,7 +351,7 @@ export function dealExample(head: CrmHead): Workflow {
 		operation: string,
 		parameters: Json,
 		notes: string,
-		of: { name: string } = WON_DEALS_TABLE,
+		of: { name: string } = wonDeals,
 	) =>
 		node(name, position, {
 			type: 'n8n-nodes-base.dataTable',
@@ -371,7 +387,7 @@ export function dealExample(head: CrmHead): Workflow {
 			name,
 			position,
 			'update',
-			{ ...dealRow(expects), columns: tableColumns(columns), options: {} },
+			{ ...dealRow(expects), columns: dealColumns(columns), options: {} },
 			notes,
 		);
 	/** A delete of the deal's row, while it is new. */
@@ -486,7 +502,7 @@ export function dealExample(head: CrmHead): Workflow {
 		makeTable(
 			'Make Table',
 			[x(start + 2), -200],
-			WON_DEALS_TABLE,
+			wonDeals,
 			`Makes the data tables "${WON_DEALS_TABLE.name}" and, next, "${CUSTOMERS_TABLE.name}" with their columns the first time the workflow runs, and finds them on every run after (Table → Create, Reuse Existing Tables). It runs before Record Deal, and first in each run of Every 10 Minutes. n8n 1.x has no Table → Create: there, make the tables as the README says and delete this step and the next.`,
 		),
 		makeTable(
@@ -521,9 +537,13 @@ export function dealExample(head: CrmHead): Workflow {
 			[x(start + 2), 0],
 			'insert',
 			{
-				columns: tableColumns(
+				columns: dealColumns(
 					lookups
-						? { dealId: `={{ String(${lookups.dealId}) }}`, status: 'new', tries: '0' }
+						? {
+								...(lookups.record ?? { dealId: `={{ String(${lookups.dealId}) }}` }),
+								status: 'new',
+								tries: '0',
+							}
 						: {
 								dealId: '={{ $json.dealId }}',
 								customerId: '={{ $json.customerId }}',
@@ -868,7 +888,7 @@ export function dealExample(head: CrmHead): Workflow {
 			'update',
 			{
 				...sameRow,
-				columns: tableColumns({
+				columns: dealColumns({
 					status: 'check',
 					problem:
 						"={{ 'The run stopped while ' + $json.status + ': the service may have made the ' + ($json.status === 'making client' ? 'client' : 'contract') + '.' }}",
@@ -884,7 +904,7 @@ export function dealExample(head: CrmHead): Workflow {
 			'update',
 			{
 				...sameRow,
-				columns: tableColumns({ status: 'retry' }),
+				columns: dealColumns({ status: 'retry' }),
 				options: {},
 			},
 			'Nothing was made, or only the keys were not given back: tried again.',
@@ -909,7 +929,7 @@ export function dealExample(head: CrmHead): Workflow {
 			'Take Over',
 			[x(start + 2), 1240],
 			'update',
-			{ ...sameRow, columns: tableColumns({ status: 'new' }), options: {} },
+			{ ...sameRow, columns: dealColumns({ status: 'new' }), options: {} },
 			'Sets the deal back to new, unless another run took it first: only the run that changed the row goes on with it.',
 		),
 		table(
@@ -954,7 +974,7 @@ export function dealExample(head: CrmHead): Workflow {
 			'Mark Told',
 			[x(start + 4), 1440],
 			'update',
-			{ ...sameRow, columns: tableColumns({ told: 'yes' }), options: {} },
+			{ ...sameRow, columns: dealColumns({ told: 'yes' }), options: {} },
 			'Each deal is told of once.',
 		),
 		node('Every Day', [x(start), 1640], {
@@ -1024,7 +1044,7 @@ export function dealExample(head: CrmHead): Workflow {
 		...(head.recorded
 			? {
 					'Record Deal': { main: [to(head.recorded.name)] },
-					[head.recorded.name]: { main: [to('Deal')] },
+					...(head.recordedEndsRun ? {} : { [head.recorded.name]: { main: [to('Deal')] } }),
 				}
 			: { 'Record Deal': { main: [to('Deal')] } }),
 		'Make Table': { main: [to('Make Customer Table')] },
@@ -1121,7 +1141,9 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 	];
 	return {
-		id: `csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
+		id:
+			head.id ??
+			`csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
 		name: head.title,
 		nodes: [...nodes, ...stickies],
 		connections,
@@ -1735,11 +1757,319 @@ export const SALESFORCE: CrmHead = {
 	},
 };
 
-export const HEADS: CrmHead[] = [WEBHOOK, PIPEDRIVE, HUBSPOT, SALESFORCE];
+/** The engine's workflow: the one every intake calls, and calls back. */
+export const ENGINE_ID = 'csContractEngine';
+const ENGINE_NAME = 'Contract engine (won deals)';
+
+/**
+ * An Execute Workflow step: the workflow `workflowId` names, with the items as its input (its
+ * Execute Workflow Trigger accepts all data). `each`: one run per item, so that each item's own
+ * `workflowId` is called.
+ */
+function callWorkflow(workflowId: Json, mode: 'each' | 'once', wait: boolean) {
+	return {
+		type: 'n8n-nodes-base.executeWorkflow',
+		typeVersion: 1.3,
+		parameters: { workflowId, mode, options: wait ? {} : { waitForSubWorkflow: false } },
+	};
+}
+
+/** The intake that recorded the deal, by the id its row holds. */
+const theIntake = { __rl: true, mode: 'id', value: `={{ ${deal('intakeId')} }}` };
+
+/** An Execute Workflow Trigger that takes the caller's items as they are. */
+const whenCalled = (
+	name: string,
+	[example, node]: [number, number],
+	position: [number, number],
+	notes: string,
+) => ({
+	id: nodeId(example, node),
+	name,
+	type: 'n8n-nodes-base.executeWorkflowTrigger',
+	typeVersion: 1.1,
+	position,
+	notes,
+	parameters: { inputSource: 'passthrough' },
+});
+
+/** A column of what an intake gives, trimmed. */
+const given = (column: string) => `={{ String($json.${column} ?? '').trim() }}`;
+
+/**
+ * The contract engine: the deal an intake gives is recorded, and a run of its own finishes it; the
+ * intake is called back for what only the CRM knows (the deal's details, when the intake gave only
+ * its id) and to give the CRM the keys.
+ */
+export const ENGINE: CrmHead = {
+	file: 'contract-engine.json',
+	id: ENGINE_ID,
+	table: ENGINE_TABLE,
+	number: 5,
+	title: ENGINE_NAME,
+	steps: [
+		whenCalled(
+			'When Called',
+			[5, 1],
+			[0, 0],
+			"An intake calls here with a deal (dealId, intakeId, and what it knows of the customer); Finish Later calls here with the deal's row.",
+		),
+		{
+			id: nodeId(5, 2),
+			name: 'Recorded?',
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			position: [240, 0],
+			notes:
+				'A row of Won deals, from Finish Later, is finished; a deal from an intake is recorded first.',
+			parameters: allOf(nodeId(5, 94), [ifCondition('={{ $json.id }}', numberExists)]),
+		},
+		{
+			id: nodeId(5, 3),
+			name: 'Has Deal Id?',
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			position: [480, 0],
+			notes:
+				'A deal needs its id in the CRM and the id of the intake that calls back: without them the intake is told by an error and nothing is recorded.',
+			parameters: allOf(nodeId(5, 93), [
+				ifCondition(given('dealId'), notEmpty),
+				ifCondition(given('intakeId'), notEmpty),
+			]),
+		},
+		{
+			id: nodeId(5, 4),
+			name: 'No Deal Id',
+			type: 'n8n-nodes-base.stopAndError',
+			typeVersion: 1,
+			position: [720, 200],
+			parameters: {
+				errorMessage:
+					"The intake gave no dealId: in the intake's Deal Fields, map dealId to the id your CRM sends.",
+			},
+		},
+	],
+	connections: {
+		'When Called': { main: [to('Recorded?')] },
+		'Recorded?': { main: [to('Deal'), to('Has Deal Id?')] },
+		'Has Deal Id?': { main: [to('Make Table', 'Record Deal'), to('No Deal Id')] },
+	},
+	sticky:
+		'## From an intake\nAn intake (one per CRM) calls **When Called** with a won deal. It is written to Won deals, and **Finish Later** finishes it in a run of its own, so that the intake can answer its CRM at once.',
+	lookups: {
+		sticky:
+			'## Read by the intake\nA deal whose intake gave only its id: the intake reads it from the CRM (**Read Details**); a deal the CRM says is not won is deleted. A read that fails is tried again every 10 minutes.',
+		dealId: '$json.dealId',
+		record: Object.fromEntries(
+			['dealId', 'intakeId', 'customerId', 'contractName', 'fullname', 'email', 'organization'].map(
+				(column) => [column, given(column)],
+			),
+		),
+		recordNote: 'Writes the deal the intake gives',
+		steps: [
+			{
+				id: nodeId(5, 6),
+				name: 'Read Details',
+				position: [0, 0],
+				...callWorkflow(theIntake, 'each', true),
+				...READ,
+				notes:
+					"Calls the deal's intake with its row (no contractKey yet): the intake reads the deal from its CRM and gives back its fields, and won.",
+			},
+			{
+				id: nodeId(5, 7),
+				name: 'Won?',
+				type: 'n8n-nodes-base.if',
+				typeVersion: 2.2,
+				position: [1, 0],
+				notes: 'A deal the CRM says is not won stops here, and its row is deleted.',
+				parameters: allOf(nodeId(5, 95), [ifCondition('={{ $json.won !== false }}', isTrue)]),
+			},
+		],
+		connections: {
+			'Read Details': { main: [to('Won?'), to('What Failed')] },
+			'Won?': { main: [to('Deal Fields'), to('Not Won')] },
+		},
+	},
+	fields: {
+		dealId: deal('dealId'),
+		contractName: '$json.contractName',
+		customerId: '$json.customerId',
+		fullname: '$json.fullname',
+		email: '$json.email',
+		organization: '$json.organization',
+	},
+	dealFieldsNote: "The deal's fields as its intake read them from the CRM.",
+	recorded: {
+		name: 'Finish Later',
+		...callWorkflow({ __rl: true, mode: 'id', value: '={{ $workflow.id }}' }, 'once', false),
+		notes:
+			"Starts a run of this workflow with the deal's row, and does not wait for it: the intake gets its answer now, and the deal is finished in that run.",
+	},
+	recordedEndsRun: true,
+	keysToCrm: {
+		name: 'Send Keys',
+		...callWorkflow(theIntake, 'each', true),
+		notes:
+			"Calls the deal's intake with its row, now with the contract's key: the intake gives the keys to its CRM. If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
+	},
+};
+
+/** The Webhook intake: the CRM's events to the engine, and the keys back to the CRM. */
+export function webhookIntake(): Workflow {
+	const id = (node: number) => nodeId(6, node);
+	const step = (
+		node: number,
+		name: string,
+		position: [number, number],
+		rest: Omit<WorkflowNode, 'id' | 'name' | 'position'>,
+	): WorkflowNode => ({ ...rest, id: id(node), name, position });
+	const nodes: WorkflowNode[] = [
+		step(1, 'Deal Won', [0, 0], {
+			...WEBHOOK.steps[0],
+			webhookId: '8b2e4f6a-1c3d-4e5f-9a7b-3d6c9e2f1a84',
+			parameters: { ...WEBHOOK.steps[0].parameters, path: 'crm-deal' },
+			notes:
+				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. The CRM gets its answer from Deal Recorded, once the engine has the deal.',
+		}),
+		step(2, 'Deal Fields', [240, 0], {
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			notes:
+				"Your CRM's fields: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), the customer's fullname, email and organization, and status. Map each to what your CRM sends; leave intakeId as it is.",
+			parameters: {
+				assignments: {
+					assignments: [
+						['dealId', '$json.body.deal?.id'],
+						['contractName', '$json.body.deal?.name'],
+						['customerId', '$json.body.customer?.id'],
+						['fullname', '$json.body.customer?.name'],
+						['email', '$json.body.customer?.email'],
+						['organization', '$json.body.customer?.company'],
+						['status', '$json.body.deal?.status'],
+						['intakeId', '$workflow.id'],
+					].map(([name, value], index) => ({
+						id: `${id(99)}-${index}`,
+						name,
+						value: `={{ ${value} }}`,
+						type: 'string',
+					})),
+				},
+				options: {},
+			},
+		}),
+		step(3, 'Won?', [480, 0], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				'Only a won deal goes on: set the value to the status your CRM gives a won deal. A deal won before and changed since goes on too, and the engine knows it: it already has its contract.',
+			parameters: allOf(id(95), [ifCondition('={{ $json.status }}', stringEquals, 'won')]),
+		}),
+		step(4, 'Contract Engine', [720, 0], {
+			...callWorkflow(
+				{ __rl: true, mode: 'list', value: ENGINE_ID, cachedResultName: ENGINE_NAME },
+				'once',
+				true,
+			),
+			notes: `Gives the won deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals and answers; the client, the contract and the keys follow in a run of its own.`,
+		}),
+		step(5, 'Deal Recorded', [960, 0], {
+			...WEBHOOK.recorded!,
+			notes:
+				'Answers the CRM once the engine has the deal. If the engine could not write it, the CRM gets an error instead and can send the deal again; a deal that is not a win is answered too, with nothing done.',
+		}),
+		whenCalled(
+			'When Engine Calls',
+			[6, 6],
+			[0, 400],
+			"The engine calls here with a deal's row: with its contractKey, to give the keys to the CRM.",
+		),
+		step(7, 'Keys?', [240, 400], {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 2.2,
+			notes:
+				'The engine asks for the keys to go to the CRM once the contract is made. It asks for details only of an intake whose Deal Fields give less than the customer: this one gives all.',
+			parameters: allOf(id(94), [ifCondition('={{ $json.contractKey }}', notEmpty)]),
+		}),
+		step(8, 'Send Keys to CRM', [480, 300], {
+			...SEND_KEYS_TO_CRM,
+			onError: 'continueErrorOutput',
+			parameters: {
+				...SEND_KEYS_TO_CRM.parameters,
+				url: '=https://crm.example.com/api/deals/{{ $json.dealId }}/contract-signing',
+				jsonBody:
+					'={{ { dealId: $json.dealId, clientKey: $json.clientKey, contractKey: $json.contractKey } }}',
+			},
+		}),
+		step(10, 'CRM Failed', [720, 400], {
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			notes:
+				"Gives the CRM's error back to the engine as it came, and nothing else: the engine tells a busy or unreachable CRM from a refusal by it, and sends the keys again at its next sweep.",
+			parameters: {
+				assignments: {
+					assignments: [
+						{ id: `${id(98)}-0`, name: 'error', value: '={{ $json.error }}', type: 'object' },
+					],
+				},
+				options: {},
+			},
+		}),
+		step(9, 'No Details', [480, 600], {
+			type: 'n8n-nodes-base.stopAndError',
+			typeVersion: 1,
+			parameters: {
+				errorMessage:
+					"This intake reads nothing from the CRM: in its Deal Fields, map customerId to the id your CRM sends for the deal's customer.",
+			},
+		}),
+	];
+	const named = (names: string[]) => nodes.filter((node) => names.includes(node.name));
+	return {
+		id: 'csIntakeWebhook',
+		name: 'Won deal intake (Webhook)',
+		nodes: [
+			...nodes,
+			sticky(
+				id(80),
+				'Sticky Note',
+				'## Your CRM\nYour CRM posts each changed deal to **Deal Won**, with your secret in a header. Map its fields in **Deal Fields**, say which status is won in **Won?**, and pick the engine in **Contract Engine**.',
+				named(['Deal Won', 'Deal Fields', 'Won?', 'Contract Engine', 'Deal Recorded']),
+				4,
+			),
+			sticky(
+				id(81),
+				'Sticky Note1',
+				"## The keys, back to your CRM\nThe engine calls **When Engine Calls** once a deal's contract is made. Put your CRM's address in **Send Keys to CRM**.",
+				named(['When Engine Calls', 'Keys?', 'Send Keys to CRM', 'CRM Failed', 'No Details']),
+				6,
+			),
+		],
+		connections: {
+			'Deal Won': { main: [to('Deal Fields')] },
+			'Deal Fields': { main: [to('Won?')] },
+			'Won?': { main: [to('Contract Engine')] },
+			'Contract Engine': { main: [to('Deal Recorded')] },
+			'When Engine Calls': { main: [to('Keys?')] },
+			'Keys?': { main: [to('Send Keys to CRM'), to('No Details')] },
+			'Send Keys to CRM': { main: [[], to('CRM Failed')] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: WEBHOOK.pinData ?? {},
+	};
+}
+
+export const HEADS: CrmHead[] = [WEBHOOK, PIPEDRIVE, HUBSPOT, SALESFORCE, ENGINE];
 
 /** Each example's file under examples/ and its workflow. */
 export function dealExampleFiles(): Array<{ file: string; workflow: Workflow }> {
 	return HEADS.map((head) => ({ file: head.file, workflow: dealExample(head) }));
+}
+
+/** Each intake's file under examples/ and its workflow. */
+export function intakeFiles(): Array<{ file: string; workflow: Workflow }> {
+	return [{ file: 'intake-webhook.json', workflow: webhookIntake() }];
 }
 
 /** The file's text as the examples are written: tabs, a final line break. */

@@ -1,12 +1,13 @@
 /**
- * Writes the won-deal examples (examples/deal-won-*.json) from scripts/deal-examples.mts.
+ * Writes the won-deal examples (examples/deal-won-*.json), the contract engine and its intakes
+ * from scripts/deal-examples.mts.
  *
  *   npm run examples
  */
 import { writeFileSync } from 'node:fs';
-import { dealExampleFiles, exampleText } from './deal-examples.mts';
+import { dealExampleFiles, exampleText, intakeFiles } from './deal-examples.mts';
 
-for (const { file, workflow } of dealExampleFiles()) {
+for (const { file, workflow } of [...dealExampleFiles(), ...intakeFiles()]) {
 	writeFileSync(new URL(`../examples/${file}`, import.meta.url), exampleText(workflow));
 	process.stdout.write(`wrote examples/${file}\n`);
 }

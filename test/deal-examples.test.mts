@@ -5,15 +5,28 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dealExampleFiles, exampleText, SMTP, WON_DEALS_TABLE } from '../scripts/deal-examples.mts';
+import {
+	dealExampleFiles,
+	exampleText,
+	intakeFiles,
+	SMTP,
+	WON_DEALS_TABLE,
+} from '../scripts/deal-examples.mts';
 
 describe('the won-deal examples', () => {
-	for (const { file, workflow } of dealExampleFiles()) {
+	for (const { file, workflow } of [...dealExampleFiles(), ...intakeFiles()]) {
 		it(`examples/${file} is what npm run examples writes`, () => {
 			const shipped = readFileSync(new URL(`../examples/${file}`, import.meta.url), 'utf8');
 			expect(shipped).toBe(exampleText(workflow));
 		});
 	}
+
+	it('give each step of a workflow an id of its own, as n8n requires to import it', () => {
+		for (const { file, workflow } of [...dealExampleFiles(), ...intakeFiles()]) {
+			const ids = workflow.nodes.map((node) => node.id);
+			expect(new Set(ids).size, file).toBe(ids.length);
+		}
+	});
 
 	// n8n's Retry resumes a failed run at its failed step: a write that found the deal moved on by
 	// another run would make or send a second time (test/e2e/deal-stops.e2e.mts).
