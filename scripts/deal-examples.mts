@@ -1915,6 +1915,46 @@ export const ENGINE: CrmHead = {
 	},
 };
 
+/**
+ * The step an intake's CRM errors go to: it gives the error back to the engine as the CRM's node
+ * put it out (an object from the HTTP Request node, text from Pipedrive's, HubSpot's and
+ * Salesforce's), and nothing else. n8n then puts it on the engine step's error output with the
+ * deal's row (n8n-core's `handleNodeErrorOutput`), where What Failed reads it.
+ */
+function crmFailed(id: string, position: [number, number]): WorkflowNode {
+	return {
+		id,
+		name: 'CRM Failed',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position,
+		notes:
+			"Gives the CRM's error back to the engine as it came, and nothing else: the engine tells a busy or unreachable CRM from a refusal by it, and tries again at its next sweep.",
+		parameters: {
+			assignments: { assignments: [] },
+			includeOtherFields: true,
+			include: 'selected',
+			includeFields: 'error',
+			options: {},
+		},
+	};
+}
+
+/** The Contract Engine step of an intake: the won deal given to the engine, which answers once it is recorded. */
+function contractEngine(id: string, position: [number, number], notes: string): WorkflowNode {
+	return {
+		id,
+		name: 'Contract Engine',
+		position,
+		...callWorkflow(
+			{ __rl: true, mode: 'list', value: ENGINE_ID, cachedResultName: ENGINE_NAME },
+			'once',
+			true,
+		),
+		notes,
+	};
+}
+
 /** The Webhook intake: the CRM's events to the engine, and the keys back to the CRM. */
 export function webhookIntake(): Workflow {
 	const id = (node: number) => nodeId(6, node);
@@ -1965,14 +2005,11 @@ export function webhookIntake(): Workflow {
 				'Only a won deal goes on: set the value to the status your CRM gives a won deal. A deal won before and changed since goes on too, and the engine knows it: it already has its contract.',
 			parameters: allOf(id(95), [ifCondition('={{ $json.status }}', stringEquals, 'won')]),
 		}),
-		step(4, 'Contract Engine', [720, 0], {
-			...callWorkflow(
-				{ __rl: true, mode: 'list', value: ENGINE_ID, cachedResultName: ENGINE_NAME },
-				'once',
-				true,
-			),
-			notes: `Gives the won deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals and answers; the client, the contract and the keys follow in a run of its own.`,
-		}),
+		contractEngine(
+			id(4),
+			[720, 0],
+			`Gives the won deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals and answers; the client, the contract and the keys follow in a run of its own.`,
+		),
 		step(5, 'Deal Recorded', [960, 0], {
 			...WEBHOOK.recorded!,
 			notes:
@@ -2001,20 +2038,7 @@ export function webhookIntake(): Workflow {
 					'={{ { dealId: $json.dealId, clientKey: $json.clientKey, contractKey: $json.contractKey } }}',
 			},
 		}),
-		step(10, 'CRM Failed', [720, 400], {
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			notes:
-				"Gives the CRM's error back to the engine as it came, and nothing else: the engine tells a busy or unreachable CRM from a refusal by it, and sends the keys again at its next sweep.",
-			parameters: {
-				assignments: {
-					assignments: [
-						{ id: `${id(98)}-0`, name: 'error', value: '={{ $json.error }}', type: 'object' },
-					],
-				},
-				options: {},
-			},
-		}),
+		crmFailed(id(10), [720, 400]),
 		step(9, 'No Details', [480, 600], {
 			type: 'n8n-nodes-base.stopAndError',
 			typeVersion: 1,
@@ -2060,6 +2084,231 @@ export function webhookIntake(): Workflow {
 	};
 }
 
+/** What a CRM's intake is made of, beside its CRM's head. */
+interface Intake {
+	id: string;
+	name: string;
+	/** The intake's number, for its steps' ids. */
+	number: number;
+	/** The webhook ids its triggers get: new ones, so that the intake and the example can both be imported. */
+	webhookIds: string[];
+	sticky: string;
+	readSticky: string;
+}
+
+/**
+ * A CRM's intake, made of the CRM's head: its trigger (and Won?, where the event tells) gives the
+ * deal's id to the engine; the engine calls back **Deal** with the deal's row, to read the deal
+ * from the CRM (the head's lookups, ending in Deal Fields) or, with its contractKey, to give the
+ * CRM the keys. The callback is named Deal so that the head's `$('Deal')` references read the row.
+ */
+function crmIntake(head: CrmHead, intake: Intake): Workflow {
+	const lookups = head.lookups!;
+	let counter = 1;
+	const id = () => nodeId(intake.number, counter++);
+	const at = (x: number, y: number): [number, number] => [x * 240, y];
+	let webhooks = 0;
+	const triggers = head.steps.map((step) => ({
+		...step,
+		id: id(),
+		...(step.webhookId ? { webhookId: intake.webhookIds[webhooks++] } : {}),
+	}));
+	const last = Math.max(...triggers.map((step) => step.position[0])) / 240;
+	const retarget = (connections: Workflow['connections'], names: Record<string, string>) =>
+		Object.fromEntries(
+			Object.entries(connections).map(([from, { main }]) => [
+				from,
+				{
+					main: main.map((targets) => {
+						const renamed = targets.map((target) => ({
+							...target,
+							node: names[target.node] ?? target.node,
+						}));
+						return renamed.filter(
+							(target, index) => renamed.findIndex((t) => t.node === target.node) === index,
+						);
+					}),
+				},
+			]),
+		);
+	const dealId: WorkflowNode = {
+		id: id(),
+		name: 'Deal Id',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: at(last + 1, 0),
+		notes:
+			"The deal's id as the event gives it, and this workflow's id, which the engine calls back to read the deal and to give the keys.",
+		parameters: {
+			assignments: {
+				assignments: [
+					['dealId', lookups.dealId],
+					['intakeId', '$workflow.id'],
+				].map(([name, value], index) => ({
+					id: `${nodeId(intake.number, 99)}-${index}`,
+					name,
+					value: `={{ ${value} }}`,
+					type: 'string',
+				})),
+			},
+			options: {},
+		},
+	};
+	const engine = contractEngine(
+		id(),
+		at(last + 2, 0),
+		`Gives the deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals; it calls Deal back to read it and, once the contract is made, to give the keys.`,
+	);
+	const callback = whenCalled(
+		'Deal',
+		[intake.number, counter++],
+		at(0, 500),
+		"The engine calls here with a deal's row: without a contractKey, to read the deal from the CRM; with it, to give the keys to the CRM.",
+	);
+	const keys: WorkflowNode = {
+		id: id(),
+		name: 'Keys?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		position: at(1, 500),
+		notes:
+			'The engine asks for the keys to go to the CRM once the contract is made, and before that for the deal as the CRM has it.',
+		parameters: allOf(nodeId(intake.number, 94), [
+			ifCondition('={{ $json.contractKey }}', notEmpty),
+		]),
+	};
+	const keysToCrm: WorkflowNode = {
+		...head.keysToCrm,
+		id: id(),
+		position: at(2, 400),
+		onError: 'continueErrorOutput',
+	};
+	const reads = lookups.steps.map((step) => ({
+		...step,
+		id: id(),
+		position: at(2 + step.position[0], 700 + step.position[1]),
+	}));
+	const afterReads = 3 + Math.max(...lookups.steps.map((step) => step.position[0]));
+	const dealFields: WorkflowNode = {
+		id: id(),
+		name: 'Deal Fields',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: at(afterReads, 700),
+		notes: `${head.dealFieldsNote} These fields go back to the engine.`,
+		parameters: {
+			assignments: {
+				assignments: Object.entries(head.fields).map(([name, value], index) => ({
+					id: `${nodeId(intake.number, 98)}-${index}`,
+					name,
+					value: `={{ ${value} }}`,
+					type: 'string',
+				})),
+			},
+			options: {},
+		},
+	};
+	const notWon: WorkflowNode[] = reads.some((step) => step.name === 'Won?')
+		? [
+				{
+					id: id(),
+					name: 'Not Won',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: at(afterReads, 900),
+					notes: 'Tells the engine the CRM says the deal is not won: the engine deletes its row.',
+					parameters: {
+						assignments: {
+							assignments: [
+								{
+									id: `${nodeId(intake.number, 97)}-0`,
+									name: 'won',
+									value: false,
+									type: 'boolean',
+								},
+							],
+						},
+						options: {},
+					},
+				},
+			]
+		: [];
+	const failed = crmFailed(id(), at(afterReads + 1, 400));
+	const nodes = [
+		...triggers,
+		dealId,
+		engine,
+		callback,
+		keys,
+		keysToCrm,
+		...reads,
+		dealFields,
+		...notWon,
+		failed,
+	];
+	const named = (names: string[]) => nodes.filter((node) => names.includes(node.name));
+	const top = [...triggers.map((step) => step.name), 'Deal Id', 'Contract Engine'];
+	return {
+		id: intake.id,
+		name: intake.name,
+		nodes: [
+			...nodes,
+			sticky(nodeId(intake.number, 80), 'Sticky Note', intake.sticky, named(top), 4),
+			sticky(
+				nodeId(intake.number, 81),
+				'Sticky Note1',
+				intake.readSticky,
+				nodes.filter((node) => !top.includes(node.name)),
+				6,
+			),
+		],
+		connections: {
+			...retarget(head.connections, { 'Make Table': 'Deal Id', 'Record Deal': 'Deal Id' }),
+			'Deal Id': { main: [to('Contract Engine')] },
+			Deal: { main: [to('Keys?')] },
+			'Keys?': { main: [to(head.keysToCrm.name), to(reads[0].name)] },
+			[head.keysToCrm.name]: { main: [[], to('CRM Failed')] },
+			...retarget(lookups.connections, { 'What Failed': 'CRM Failed' }),
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+const PIPEDRIVE_INTAKE = crmIntake(PIPEDRIVE, {
+	id: 'csIntakePipedrive',
+	name: 'Won deal intake (Pipedrive)',
+	number: 7,
+	webhookIds: ['4e7b1d9c-6a2f-4c8e-b5d3-9f0a2e6c1b74'],
+	sticky:
+		'## Pipedrive\n**Pipedrive Trigger** hears each deal added or changed; **Won?** lets a new win through to the engine. Pick the engine in **Contract Engine**.',
+	readSticky:
+		'## Read from Pipedrive, and the keys back\nThe engine calls **Deal** to read the deal, its person and its organization (**Deal Fields** says which of their fields it gets), and once the contract is made, to put the keys on the deal (**Note on Deal**). A read or a write that fails goes back to the engine, which tries again every 10 minutes.',
+});
+
+const HUBSPOT_INTAKE = crmIntake(HUBSPOT, {
+	id: 'csIntakeHubspot',
+	name: 'Won deal intake (HubSpot)',
+	number: 8,
+	webhookIds: ['5f8c2e0d-7b3a-4d9f-a6e4-0a1b3f7d2c85'],
+	sticky:
+		"## HubSpot\n**HubSpot Trigger** hears each deal created and each change of a deal's stage; each goes to the engine, won or not yet known. Pick the engine in **Contract Engine**.",
+	readSticky:
+		'## Read from HubSpot, and the keys back\nThe engine calls **Deal** to read the deal, its contact and its company (**Deal Fields** says which of their fields it gets; a deal not won answers **Not Won**), and once the contract is made, to write the keys on the deal (**Keys on Deal**). A read or a write that fails goes back to the engine, which tries again every 10 minutes.',
+});
+
+const SALESFORCE_INTAKE = crmIntake(SALESFORCE, {
+	id: 'csIntakeSalesforce',
+	name: 'Won opportunity intake (Salesforce)',
+	number: 9,
+	webhookIds: [],
+	sticky:
+		'## Salesforce\nThe two triggers ask Salesforce every minute for the opportunities changed and created; each goes to the engine, won or not yet known. Pick the engine in **Contract Engine**.',
+	readSticky:
+		'## Read from Salesforce, and the keys back\nThe engine calls **Deal** to read the opportunity with its account and primary contact (**Deal Fields** says which of their fields it gets; one not won answers **Not Won**), and once the contract is made, to add a note with the keys (**Note on Opportunity**). A read or a write that fails goes back to the engine, which tries again every 10 minutes.',
+});
+
 export const HEADS: CrmHead[] = [WEBHOOK, PIPEDRIVE, HUBSPOT, SALESFORCE, ENGINE];
 
 /** Each example's file under examples/ and its workflow. */
@@ -2069,7 +2318,12 @@ export function dealExampleFiles(): Array<{ file: string; workflow: Workflow }> 
 
 /** Each intake's file under examples/ and its workflow. */
 export function intakeFiles(): Array<{ file: string; workflow: Workflow }> {
-	return [{ file: 'intake-webhook.json', workflow: webhookIntake() }];
+	return [
+		{ file: 'intake-webhook.json', workflow: webhookIntake() },
+		{ file: 'intake-pipedrive.json', workflow: PIPEDRIVE_INTAKE },
+		{ file: 'intake-hubspot.json', workflow: HUBSPOT_INTAKE },
+		{ file: 'intake-salesforce.json', workflow: SALESFORCE_INTAKE },
+	];
 }
 
 /** The file's text as the examples are written: tabs, a final line break. */

@@ -52,9 +52,11 @@ export interface ExampleWorkflow {
 		name: string;
 		type: string;
 		webhookId?: string;
+		position?: [number, number];
 		parameters: Record<string, unknown>;
 		credentials?: Record<string, { id: string; name: string }>;
 	}>;
+	connections?: Record<string, unknown>;
 	settings?: Record<string, unknown>;
 }
 

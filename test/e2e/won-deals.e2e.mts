@@ -4,7 +4,9 @@
  * The Webhook example is published and the CRM's events posted to its production URL; the CRM
  * examples cannot reach a CRM here, so each event is a copy of the example whose trigger and CRM
  * steps hold pinned data shaped as those n8n nodes output it (crm-deals.mts), run as the editor
- * runs a workflow from a pinned trigger. Every Contract Signing step runs, against the stand-in.
+ * runs a workflow from a pinned trigger. The contract engine runs with each intake: the Webhook's
+ * published as it ships, each CRM's as a published copy whose trigger and CRM steps stand in for
+ * the CRM (intakeDriver). Every Contract Signing step runs, against the stand-in.
  *
  * For each example, the cases of a deal the CRM marks won: one client per customer across its
  * deals, one contract per deal, nothing for a repeat or an update that is not a win, and a run that
@@ -124,7 +126,7 @@ function crmCredentials(examples: string[]) {
 let tellAtOnce = false;
 
 /** The example as a user sets it up: the table picked, the keys sent to the test's CRM. */
-function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
+function setUp(workflow: ExampleWorkflow, tellNow = tellAtOnce): ExampleWorkflow {
 	const ready = sendKeysTo(
 		pickDataTables(onTheTestsClock(structuredClone(workflow)), {
 			[WON_DEALS_TABLE.name]: tableId,
@@ -132,7 +134,7 @@ function setUp(workflow: ExampleWorkflow): ExampleWorkflow {
 		}),
 		suite.recorder.url,
 	);
-	if (!tellAtOnce) return ready;
+	if (!tellNow) return ready;
 	const hours = `$now.minus({ hours: ${TELL_AFTER_HOURS} })`;
 	return JSON.parse(JSON.stringify(ready).replaceAll(hours, '$now.plus({ hours: 1 })'));
 }
@@ -739,6 +741,192 @@ function engineDriver(): Driver {
 	};
 }
 
+/** Puts a new version of a saved workflow in place, and publishes it. */
+async function replaceInN8n(workflowId: string, workflow: ExampleWorkflow) {
+	const path = `/rest/workflows/${workflowId}`;
+	const { versionId } = await restJson<{ versionId: string }>(suite.rest, path);
+	const { id: _id, ...changes } = workflow;
+	await restJson(suite.rest, path, {
+		method: 'PATCH',
+		body: JSON.stringify({ ...changes, versionId }),
+	});
+	await publishInN8n(suite.rest, workflowId);
+}
+
+/** A CRM node's stand-in: a Set step of its name putting out what the CRM gives for the deal. */
+function readStandIn(step: ExampleWorkflow['nodes'][number], byDeal: Record<string, unknown>) {
+	// Indented, so that no "}}" in the JSON ends n8n's expression early.
+	const table = JSON.stringify(byDeal, null, 1);
+	return {
+		id: step.id,
+		name: step.name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: step.position,
+		parameters: {
+			mode: 'raw',
+			jsonOutput: `={{ (${table})[$('Deal').item.json.dealId] }}`,
+			options: {},
+		},
+	};
+}
+
+/**
+ * A CRM's intake with the contract engine. A CRM cannot be reached here, and a CRM trigger cannot be
+ * published without it, so each delivery is a published copy of the intake in which the trigger is
+ * a webhook that puts out the pinned trigger's items under the trigger's name, and each CRM step a
+ * stand-in that puts out its pinned item for the deal it is called with (n8n pins a manual run's
+ * steps only, and the engine calls the intake in runs of their own). The engine calls back the copy
+ * each deal came from, by the intakeId its row holds.
+ */
+function intakeDriver(options: {
+	title: string;
+	workflow: ExampleWorkflow;
+	trigger: (events: DealEvent[]) => string;
+	pins: (events: DealEvent[]) => Pins;
+	batches: boolean;
+	customKey: (event: DealEvent) => string;
+}): Driver {
+	const copies = new Map<string, { id: string; path: string; events: DealEvent[] }>();
+	const copyOf = new Map<string, string>();
+	let saved = 0;
+	let lastEvents: DealEvent[] = [];
+	const known = async () => new Set((await settled(new Set())).map((run) => run.id));
+	/** The intake for these events, `failing`'s step left as it is (it cannot reach its CRM). */
+	const build = (events: DealEvent[], path: string, failing?: string): ExampleWorkflow => {
+		const workflow = setUp(options.workflow);
+		const deals = events.filter(
+			(event, index) => events.findIndex((e) => e.dealId === event.dealId) === index,
+		);
+		const triggerName = options.trigger(events);
+		const triggers = workflow.nodes.filter(
+			(node) => node.type.endsWith('Trigger') && node.name !== 'Deal',
+		);
+		const nodes = workflow.nodes.map((node) => {
+			if (triggers.includes(node)) {
+				return {
+					id: node.id,
+					name: node.name,
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: node.position,
+					parameters: { fieldToSplitOut: 'body', options: {} },
+				};
+			}
+			const byDeal = Object.fromEntries(
+				deals.flatMap((event) => {
+					const item = options.pins([event])[node.name]?.[0]?.json;
+					return item ? [[event.dealId, item]] : [];
+				}),
+			);
+			const stood = node.credentials && node.name !== failing;
+			return stood ? readStandIn(node, byDeal) : node;
+		});
+		const webhooks = triggers.map((trigger, index) => ({
+			id: `${trigger.id.slice(0, -4)}9${index}99`,
+			name: `${trigger.name} Stand-in`,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2.1,
+			position: [(trigger.position?.[0] ?? 0) - 240, trigger.position?.[1] ?? 0] as [
+				number,
+				number,
+			],
+			webhookId: crypto.randomUUID(),
+			parameters: {
+				httpMethod: 'POST',
+				path: trigger.name === triggerName ? path : `${path}-${index}`,
+				responseMode: 'onReceived',
+				options: {},
+			},
+		}));
+		return {
+			...workflow,
+			nodes: [...nodes, ...webhooks],
+			connections: {
+				...workflow.connections,
+				...Object.fromEntries(
+					triggers.map((trigger) => [
+						`${trigger.name} Stand-in`,
+						{ main: [[{ node: trigger.name, type: 'main', index: 0 }]] },
+					]),
+				),
+			},
+		} as ExampleWorkflow;
+	};
+	const save = async (events: DealEvent[], failing?: string) => {
+		saved += 1;
+		const path = `intake-${saved}-${Date.now()}`;
+		const { id: _id, ...workflow } = build(events, path, failing);
+		const copy = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
+			method: 'POST',
+			body: JSON.stringify({ ...workflow, name: `${workflow.name} ${saved}` }),
+		});
+		await publishInN8n(suite.rest, copy.id);
+		copies.set(copy.id, { id: copy.id, path, events });
+		for (const event of events) copyOf.set(event.dealId, copy.id);
+		return { id: copy.id, path };
+	};
+	/** Each copy that holds one of the deals, built again: its reads as `events` tell, or failing. */
+	const rebuild = async (events: DealEvent[], failing?: string) => {
+		const ids = new Set(events.map((event) => copyOf.get(event.dealId)!));
+		for (const id of ids) {
+			const copy = copies.get(id)!;
+			copy.events = copy.events.map(
+				(event) => events.find((e) => e.dealId === event.dealId) ?? event,
+			);
+			await replaceInN8n(id, { ...build(copy.events, copy.path, failing), id });
+		}
+	};
+	const sweep = async () => {
+		const before = await known();
+		const execution = await runFromTrigger(suite.rest, ENGINE.id, RETRY_TRIGGER, GIVE_UP_MS);
+		await settled(before);
+		return execution;
+	};
+	return {
+		title: options.title,
+		async deliver(events, { failing } = {}) {
+			lastEvents = events;
+			const before = await known();
+			const batches = options.batches ? [events] : events.map((event) => [event]);
+			const saves = await Promise.all(batches.map(async (batch) => await save(batch, failing)));
+			// The engine tells of a deal, not the intake: while a case asks it, the engine does at once.
+			const tellNow = tellAtOnce;
+			if (tellNow) await replaceInN8n(ENGINE.id, setUp(ENGINE));
+			try {
+				await Promise.all(
+					batches.map(async (batch, index) => {
+						const items = options.pins(batch)[options.trigger(batch)].map((item) => item.json);
+						const answer = await postToWebhook(
+							`${suite.n8n.url}/webhook/${saves[index].path}`,
+							items,
+						);
+						expect(answer.status).toBe(200);
+					}),
+				);
+				await expectSucceeded(await settled(before));
+			} finally {
+				if (tellNow) await replaceInN8n(ENGINE.id, setUp(ENGINE, false));
+			}
+			if (failing) await rebuild(events);
+		},
+		async readAs(events) {
+			await rebuild(events);
+		},
+		async retry({ failing } = {}) {
+			if (failing) await rebuild(lastEvents, failing);
+			try {
+				const execution = await sweep();
+				expect(execution.status, runError(execution)).toBe('success');
+			} finally {
+				if (failing) await rebuild(lastEvents);
+			}
+		},
+		sweep,
+		customKey: options.customKey,
+	};
+}
+
 /** A won deal given to the engine: its own ids, since the examples share the table. */
 const engineEvent = (deal: number, customer: number, won = true): DealEvent => ({
 	...webhookEvent(deal, customer, won),
@@ -1111,6 +1299,7 @@ const CRM_CASES = [
 	{
 		title: 'Pipedrive',
 		file: 'deal-won-pipedrive.json',
+		intake: 'intake-pipedrive.json',
 		trigger: () => 'Pipedrive Trigger',
 		lookup: 'Get Person',
 		pins: (events: DealEvent[]) => pipedrivePins(events[0]),
@@ -1122,6 +1311,7 @@ const CRM_CASES = [
 	{
 		title: 'HubSpot',
 		file: 'deal-won-hubspot.json',
+		intake: 'intake-hubspot.json',
 		trigger: () => 'HubSpot Trigger',
 		lookup: 'Get Deal',
 		pins: hubspotPins,
@@ -1139,6 +1329,7 @@ const CRM_CASES = [
 	{
 		title: 'Salesforce',
 		file: 'deal-won-salesforce.json',
+		intake: 'intake-salesforce.json',
 		trigger: (events: DealEvent[]) =>
 			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
 		pins: salesforcePins,
@@ -1171,6 +1362,39 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 						won,
 						customerId: crm.customerId(customer),
 						...person(customer),
+					}),
+					crm.variants,
+					crm.lookup,
+					crm.withoutCustomer,
+					crm.lookupRefused,
+					crm.batches,
+				);
+			});
+		}
+	});
+}
+
+/** The intakes' deals and customers: ids of their own, beside the CRM examples' in the table. */
+const INTAKE_IDS = 500;
+
+if (N8N_LINE_UNDER_TEST === undefined) {
+	describe('contract-engine.json with the CRM intakes, from their CRM events', () => {
+		for (const crm of CRM_CASES) {
+			describe(crm.intake, () => {
+				wonDealCases(
+					() =>
+						intakeDriver({
+							...crm,
+							title: `${crm.title} intake`,
+							workflow: readExample(crm.intake),
+							customKey: (event) => `${crm.customer} ${event.customerId}`,
+						}),
+					(deal, customer, won = true) => ({
+						dealId: crm.dealId(INTAKE_IDS + deal),
+						name: `${crm.title} intake deal ${deal} of customer ${customer}`,
+						won,
+						customerId: crm.customerId(INTAKE_IDS + customer),
+						...person(INTAKE_IDS + customer),
 					}),
 					crm.variants,
 					crm.lookup,
