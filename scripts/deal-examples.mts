@@ -1,9 +1,9 @@
 /**
- * The won-deal examples (examples/deal-won-*.json): one workflow per CRM, each the CRM's own steps
- * up to Deal Fields, then the same steps to one client per customer and one contract per deal, with
- * the data table "Won deals" as the memory across executions. Written from here so that the four
- * stay the same where they should; test/deal-examples.test.mts checks that the files are what
- * this writes.
+ * The won-deal examples: examples/deal-won-webhook.json, a whole workflow for a CRM that posts its
+ * deals; examples/contract-engine.json, the same steps for every CRM, and the intakes
+ * (examples/intake-*.json), each a CRM's own steps, which give the engine its deals. The steps
+ * after Deal Fields are one code for the Webhook example and the engine. Written from here;
+ * test/deal-examples.test.mts checks that the files are what this writes.
  *
  *   npm run examples     (writes the files)
  */
@@ -257,7 +257,7 @@ const READ = { ...RETRY, onError: 'continueErrorOutput' as const };
  */
 const FIRST_ROW = { limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' };
 
-/** What a CRM's example brings: its steps up to Deal Fields and where the keys go back. */
+/** What the Webhook example and the engine bring: their steps up to Deal Fields and where the keys go back. */
 export interface CrmHead {
 	/** The example's file, under examples/. */
 	file: string;
@@ -275,10 +275,10 @@ export interface CrmHead {
 	/** Their connections, up to and including those into Deal Fields (Make Table and Record Deal). */
 	connections: Workflow['connections'];
 	/**
-	 * For a CRM whose event holds little more than the deal's id: the steps that read the deal from
-	 * the CRM. The event is recorded first (its dealId only), so that a read that fails leaves a row
-	 * the retry finds; the reads start from the deal's row and end in Deal Fields, whose values are
-	 * then saved to the row. Each position is [column, row] from where the reads start.
+	 * For deals given with little more than their id (the engine's, from a CRM's intake): the steps
+	 * that read the deal. The deal is recorded first, so that a read that fails leaves a row the
+	 * retry finds; the reads start from the deal's row and end in Deal Fields, whose values are then
+	 * saved to the row. Each position is [column, row] from where the reads start.
 	 */
 	lookups?: {
 		/** The sticky note over the steps that read the deal. */
@@ -1294,6 +1294,29 @@ export const WEBHOOK: CrmHead = {
 	},
 };
 
+/**
+ * A CRM's own steps, which its intake is made of: the trigger gives the engine the deal's id; the
+ * reads give it the deal's fields when it calls back; the write gives the CRM the keys.
+ */
+export interface CrmSide {
+	/** The deal's id in the trigger's event. */
+	dealId: string;
+	/** The trigger, and Won? where the event tells whether the deal is won. */
+	steps: WorkflowNode[];
+	/** Their connections, up to and including those into Deal Id. */
+	connections: Workflow['connections'];
+	/**
+	 * The steps that read the deal from the CRM, each position [column, row] from where the reads
+	 * start, and their connections, those into Deal Fields, Not Won and CRM Failed included.
+	 */
+	reads: { steps: WorkflowNode[]; connections: Workflow['connections'] };
+	/** Deal Fields' expressions. */
+	fields: CrmHead['fields'];
+	dealFieldsNote: string;
+	/** The step that gives the CRM the keys; its failures go to CRM Failed. */
+	keysToCrm: CrmHead['keysToCrm'];
+}
+
 /** A step of a CRM's own, with the CRM's credential and Retry On Fail. */
 function crmStep(
 	example: number,
@@ -1312,10 +1335,8 @@ const PIPEDRIVE_WEBHOOK_LOGIN = {
 };
 const pipedriveDeal = (field: string) => `$('Get Deal').item.json.${field}`;
 
-export const PIPEDRIVE: CrmHead = {
-	file: 'deal-won-pipedrive.json',
-	number: 2,
-	title: 'Won deal → contract (Pipedrive)',
+export const PIPEDRIVE: CrmSide = {
+	dealId: '$json.data.id',
 	steps: [
 		crmStep(
 			2,
@@ -1342,15 +1363,9 @@ export const PIPEDRIVE: CrmHead = {
 	],
 	connections: {
 		'Pipedrive Trigger': { main: [to('Won?')] },
-		'Won?': { main: [to('Make Table', 'Record Deal')] },
+		'Won?': { main: [to('Deal Id')] },
 	},
-	sticky:
-		'## Pipedrive\n**Pipedrive Trigger** hears each deal added or changed; **Won?** lets a new win through, which is written to Won deals at once.',
-	lookups: {
-		sticky:
-			'## Read from Pipedrive\nThe deal, its person and its organization, read once the deal is in Won deals; **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
-		dealId: '$json.data.id',
-		recordNote: 'Writes the won deal (its id)',
+	reads: {
 		steps: [
 			crmStep(
 				2,
@@ -1425,10 +1440,10 @@ export const PIPEDRIVE: CrmHead = {
 			),
 		],
 		connections: {
-			'Get Deal': { main: [to('Get Person'), to('What Failed')] },
-			'Get Person': { main: [to('Has Organization?'), to('What Failed')] },
+			'Get Deal': { main: [to('Get Person'), to('CRM Failed')] },
+			'Get Person': { main: [to('Has Organization?'), to('CRM Failed')] },
 			'Has Organization?': { main: [to('Get Organization'), to('Deal Fields')] },
-			'Get Organization': { main: [to('Deal Fields'), to('What Failed')] },
+			'Get Organization': { main: [to('Deal Fields'), to('CRM Failed')] },
 		},
 	},
 	fields: {
@@ -1466,10 +1481,8 @@ const HUBSPOT_KEY = {
 };
 const hubspotId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-export const HUBSPOT: CrmHead = {
-	file: 'deal-won-hubspot.json',
-	number: 3,
-	title: 'Won deal → contract (HubSpot)',
+export const HUBSPOT: CrmSide = {
+	dealId: '$json.dealId',
 	steps: [
 		crmStep(
 			3,
@@ -1494,14 +1507,8 @@ export const HUBSPOT: CrmHead = {
 			HUBSPOT_APP,
 		),
 	],
-	connections: { 'HubSpot Trigger': { main: [to('Make Table', 'Record Deal')] } },
-	sticky:
-		"## HubSpot\n**HubSpot Trigger** hears each deal created and each change of a deal's stage; each deal it hears of is written to Won deals at once, won or not yet known.",
-	lookups: {
-		sticky:
-			'## Read from HubSpot\nThe deal, its contact and its company, read once the deal is in Won deals; a deal that is not won is deleted again (**Not Won**). **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
-		dealId: '$json.dealId',
-		recordNote: 'Writes the deal of each event (its id), before it is known to be won,',
+	connections: { 'HubSpot Trigger': { main: [to('Deal Id')] } },
+	reads: {
 		steps: [
 			crmStep(
 				3,
@@ -1591,11 +1598,11 @@ export const HUBSPOT: CrmHead = {
 			),
 		],
 		connections: {
-			'Get Deal': { main: [to('Won?'), to('What Failed')] },
+			'Get Deal': { main: [to('Won?'), to('CRM Failed')] },
 			'Won?': { main: [to('Get Contact'), to('Not Won')] },
-			'Get Contact': { main: [to('Has Company?'), to('What Failed')] },
+			'Get Contact': { main: [to('Has Company?'), to('CRM Failed')] },
 			'Has Company?': { main: [to('Get Company'), to('Deal Fields')] },
-			'Get Company': { main: [to('Deal Fields'), to('What Failed')] },
+			'Get Company': { main: [to('Deal Fields'), to('CRM Failed')] },
 		},
 	},
 	fields: {
@@ -1640,10 +1647,8 @@ const SALESFORCE_CREDENTIAL = {
 };
 const opportunity = (field: string) => `$('Get Opportunity').item.json.${field}`;
 
-export const SALESFORCE: CrmHead = {
-	file: 'deal-won-salesforce.json',
-	number: 4,
-	title: 'Won opportunity → contract (Salesforce)',
+export const SALESFORCE: CrmSide = {
+	dealId: '$json.Id',
 	steps: [
 		crmStep(
 			4,
@@ -1683,16 +1688,10 @@ export const SALESFORCE: CrmHead = {
 		),
 	],
 	connections: {
-		'Opportunity Updated': { main: [to('Make Table', 'Record Deal')] },
-		'Opportunity Created': { main: [to('Make Table', 'Record Deal')] },
+		'Opportunity Updated': { main: [to('Deal Id')] },
+		'Opportunity Created': { main: [to('Deal Id')] },
 	},
-	sticky:
-		'## Salesforce\nThe two triggers ask Salesforce every minute for the opportunities changed and created; each is written to Won deals at once, won or not yet known.',
-	lookups: {
-		sticky:
-			'## Read from Salesforce\nThe opportunity, its account and its primary contact, read once it is in Won deals; one that is not won is deleted again (**Not Won**). **Deal Fields** says which of their fields the workflow uses. A read that fails is tried again every 10 minutes.',
-		dealId: '$json.Id',
-		recordNote: 'Writes the opportunity (its id), before it is known to be won,',
+	reads: {
 		steps: [
 			crmStep(
 				4,
@@ -1723,7 +1722,7 @@ export const SALESFORCE: CrmHead = {
 			),
 		],
 		connections: {
-			'Get Opportunity': { main: [to('Won?'), to('What Failed')] },
+			'Get Opportunity': { main: [to('Won?'), to('CRM Failed')] },
 			'Won?': { main: [to('Deal Fields'), to('Not Won')] },
 		},
 	},
@@ -2102,8 +2101,7 @@ interface Intake {
  * from the CRM (the head's lookups, ending in Deal Fields) or, with its contractKey, to give the
  * CRM the keys. The callback is named Deal so that the head's `$('Deal')` references read the row.
  */
-function crmIntake(head: CrmHead, intake: Intake): Workflow {
-	const lookups = head.lookups!;
+function crmIntake(head: CrmSide, intake: Intake): Workflow {
 	let counter = 1;
 	const id = () => nodeId(intake.number, counter++);
 	const at = (x: number, y: number): [number, number] => [x * 240, y];
@@ -2114,23 +2112,6 @@ function crmIntake(head: CrmHead, intake: Intake): Workflow {
 		...(step.webhookId ? { webhookId: intake.webhookIds[webhooks++] } : {}),
 	}));
 	const last = Math.max(...triggers.map((step) => step.position[0])) / 240;
-	const retarget = (connections: Workflow['connections'], names: Record<string, string>) =>
-		Object.fromEntries(
-			Object.entries(connections).map(([from, { main }]) => [
-				from,
-				{
-					main: main.map((targets) => {
-						const renamed = targets.map((target) => ({
-							...target,
-							node: names[target.node] ?? target.node,
-						}));
-						return renamed.filter(
-							(target, index) => renamed.findIndex((t) => t.node === target.node) === index,
-						);
-					}),
-				},
-			]),
-		);
 	const dealId: WorkflowNode = {
 		id: id(),
 		name: 'Deal Id',
@@ -2142,7 +2123,7 @@ function crmIntake(head: CrmHead, intake: Intake): Workflow {
 		parameters: {
 			assignments: {
 				assignments: [
-					['dealId', lookups.dealId],
+					['dealId', head.dealId],
 					['intakeId', '$workflow.id'],
 				].map(([name, value], index) => ({
 					id: `${nodeId(intake.number, 99)}-${index}`,
@@ -2183,12 +2164,12 @@ function crmIntake(head: CrmHead, intake: Intake): Workflow {
 		position: at(2, 400),
 		onError: 'continueErrorOutput',
 	};
-	const reads = lookups.steps.map((step) => ({
+	const reads = head.reads.steps.map((step) => ({
 		...step,
 		id: id(),
 		position: at(2 + step.position[0], 700 + step.position[1]),
 	}));
-	const afterReads = 3 + Math.max(...lookups.steps.map((step) => step.position[0]));
+	const afterReads = 3 + Math.max(...head.reads.steps.map((step) => step.position[0]));
 	const dealFields: WorkflowNode = {
 		id: id(),
 		name: 'Deal Fields',
@@ -2263,12 +2244,12 @@ function crmIntake(head: CrmHead, intake: Intake): Workflow {
 			),
 		],
 		connections: {
-			...retarget(head.connections, { 'Make Table': 'Deal Id', 'Record Deal': 'Deal Id' }),
+			...head.connections,
 			'Deal Id': { main: [to('Contract Engine')] },
 			Deal: { main: [to('Keys?')] },
 			'Keys?': { main: [to(head.keysToCrm.name), to(reads[0].name)] },
 			[head.keysToCrm.name]: { main: [[], to('CRM Failed')] },
-			...retarget(lookups.connections, { 'What Failed': 'CRM Failed' }),
+			...head.reads.connections,
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
@@ -2309,7 +2290,7 @@ const SALESFORCE_INTAKE = crmIntake(SALESFORCE, {
 		'## Read from Salesforce, and the keys back\nThe engine calls **Deal** to read the opportunity with its account and primary contact (**Deal Fields** says which of their fields it gets; one not won answers **Not Won**), and once the contract is made, to add a note with the keys (**Note on Opportunity**). A read or a write that fails goes back to the engine, which tries again every 10 minutes.',
 });
 
-export const HEADS: CrmHead[] = [WEBHOOK, PIPEDRIVE, HUBSPOT, SALESFORCE, ENGINE];
+export const HEADS: CrmHead[] = [WEBHOOK, ENGINE];
 
 /** Each example's file under examples/ and its workflow. */
 export function dealExampleFiles(): Array<{ file: string; workflow: Workflow }> {

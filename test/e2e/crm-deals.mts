@@ -1,8 +1,8 @@
 /**
  * The deal events of the won-deal tests, and what n8n's CRM nodes output for them: the trigger's
- * event and each CRM step's read, shaped as those nodes in n8n 2.41.1 put them out, to pin in a
- * copy of the example (a CRM cannot be reached here). Where a shape rests on the CRM's documented
- * format rather than on n8n's own test data, its function says so.
+ * event and each CRM step's read, shaped as those nodes in n8n 2.41.1 put them out, for the steps
+ * that stand in for them in a copy of the intake (a CRM cannot be reached here). Where a shape rests
+ * on the CRM's documented format rather than on n8n's own test data, its function says so.
  */
 
 /** A deal event as a test tells it: the deal, its customer, and what changed. */

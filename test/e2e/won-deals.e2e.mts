@@ -1,12 +1,11 @@
 /**
- * The won-deal examples (examples/deal-won-*.json) in one real n8n, set up as a user sets them up:
- * the package installed from its tarball, the data table "Won deals" made, each workflow imported.
- * The Webhook example is published and the CRM's events posted to its production URL; the CRM
- * examples cannot reach a CRM here, so each event is a copy of the example whose trigger and CRM
- * steps hold pinned data shaped as those n8n nodes output it (crm-deals.mts), run as the editor
- * runs a workflow from a pinned trigger. The contract engine runs with each intake: the Webhook's
- * published as it ships, each CRM's as a published copy whose trigger and CRM steps stand in for
- * the CRM (intakeDriver). Every Contract Signing step runs, against the stand-in.
+ * The won-deal examples in one real n8n, set up as a user sets them up: the package installed from
+ * its tarball, the data table "Won deals" made, each workflow imported. The Webhook example
+ * (examples/deal-won-webhook.json) is published and the CRM's events posted to its production URL.
+ * The contract engine runs with each intake: the Webhook's published as it ships; each CRM's as a
+ * published copy whose trigger and CRM steps stand in for the CRM, which cannot be reached here,
+ * with what those n8n nodes put out (crm-deals.mts; intakeDriver). Every Contract Signing step
+ * runs, against the stand-in.
  *
  * For each example, the cases of a deal the CRM marks won: one client per customer across its
  * deals, one contract per deal, nothing for a repeat or an update that is not a win, and a run that
@@ -86,7 +85,7 @@ interface Driver {
 	sweep(): Promise<Execution>;
 	/** The service's customKey of a customer's client: what the example sends as Custom Key. */
 	customKey(event: DealEvent): string;
-	/** For a CRM example: what its reads from the CRM give in the runs after, these events' deals. */
+	/** For a CRM intake: what its reads from the CRM give in the runs after, these events' deals. */
 	readAs?(events: DealEvent[]): Promise<void>;
 }
 
@@ -100,11 +99,7 @@ let templateRefused = false;
 const WEBHOOK = readExample('deal-won-webhook.json');
 const ENGINE = readExample('contract-engine.json');
 const INTAKE = readExample('intake-webhook.json');
-const CRM_EXAMPLES = [
-	'deal-won-pipedrive.json',
-	'deal-won-hubspot.json',
-	'deal-won-salesforce.json',
-];
+const CRM_INTAKES = ['intake-pipedrive.json', 'intake-hubspot.json', 'intake-salesforce.json'];
 
 /** The user's own credential for each CRM credential the examples name, as the user picks it. */
 function crmCredentials(examples: string[]) {
@@ -180,7 +175,7 @@ async function prepare() {
 		},
 	);
 	await importCredentials(home, [
-		...crmCredentials(CRM_EXAMPLES),
+		...crmCredentials(CRM_INTAKES),
 		crmSecretCredential(),
 		smtpCredential(smtp),
 	]);
@@ -262,70 +257,6 @@ function webhookDriver(workflow: ExampleWorkflow): Driver & {
 }
 
 type Pins = Record<string, Array<{ json: Record<string, unknown> }>>;
-
-/**
- * Runs a CRM example as the editor runs it from its pinned trigger: each run a copy of the example,
- * saved with the pins of its events. `batches` tells how the CRM hands over events that come at
- * the same instant: together, as items of one run (HubSpot's batches, Salesforce's polls), or
- * each in a run of its own (Pipedrive's webhooks).
- */
-function pinnedDriver(options: {
-	title: string;
-	workflow: ExampleWorkflow;
-	/** The trigger the events come from. */
-	trigger: (events: DealEvent[]) => string;
-	pins: (events: DealEvent[]) => Pins;
-	batches: boolean;
-	customKey: (event: DealEvent) => string;
-}): Driver {
-	let copies = 0;
-	let lastCopy = '';
-	const save = async (pinData: Pins) => {
-		const { id: _id, ...workflow } = setUp(options.workflow);
-		copies += 1;
-		const saved = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
-			method: 'POST',
-			body: JSON.stringify({ ...workflow, name: `${workflow.name} ${copies}`, pinData }),
-		});
-		lastCopy = saved.id;
-		return saved.id;
-	};
-	const run = async (workflowId: string, trigger: string) => {
-		const execution = await runFromTrigger(suite.rest, workflowId, trigger, GIVE_UP_MS);
-		expect(execution.status, runError(execution)).toBe('success');
-	};
-	let lastEvents: DealEvent[] = [];
-	return {
-		title: options.title,
-		async deliver(events, { failing } = {}) {
-			lastEvents = events;
-			const runs = options.batches ? [events] : events.map((event) => [event]);
-			await Promise.all(
-				runs.map(async (batch) => {
-					// Without its pin, the step runs for real, and cannot reach its CRM from here.
-					const { [failing ?? '']: _unpinned, ...pins } = options.pins(batch);
-					const copy = await save(pins);
-					await run(copy, options.trigger(batch));
-				}),
-			);
-			if (failing) await this.readAs!(events);
-		},
-		async readAs(events) {
-			await save(options.pins(events));
-		},
-		async retry({ failing } = {}) {
-			if (!failing) return await run(lastCopy, RETRY_TRIGGER);
-			const { [failing]: _unpinned, ...pins } = options.pins(lastEvents);
-			const readsFailing = lastCopy;
-			await run(await save(pins), RETRY_TRIGGER);
-			lastCopy = readsFailing;
-		},
-		async sweep() {
-			return await runFromTrigger(suite.rest, lastCopy, RETRY_TRIGGER, GIVE_UP_MS);
-		},
-		customKey: options.customKey,
-	};
-}
 
 /** A won deal told otherwise than as a change to won, which must get its contract all the same. */
 interface WonVariant {
@@ -1283,7 +1214,7 @@ describe("your own CRM's fields (README, step 4)", () => {
 	});
 });
 
-/** A person of the customer, as the CRM examples' pins carry them. */
+/** A person of the customer, as the CRM intakes' pins carry them. */
 const person = (customer: number) => ({
 	fullname: `Ada Customer${customer}`,
 	email: `ada.${customer}@example.com`,
@@ -1294,11 +1225,10 @@ const person = (customer: number) => ({
 const salesforceId = (prefix: string, n: number, suffix: string) =>
 	`${prefix}5g0000${String(n).padStart(6, '0')}${suffix}`;
 
-/** Each CRM example: how its events are pinned, and the ids its deals and customers have. */
+/** Each CRM intake: how its events are pinned, and the ids its deals and customers have. */
 const CRM_CASES = [
 	{
 		title: 'Pipedrive',
-		file: 'deal-won-pipedrive.json',
 		intake: 'intake-pipedrive.json',
 		trigger: () => 'Pipedrive Trigger',
 		lookup: 'Get Person',
@@ -1310,7 +1240,6 @@ const CRM_CASES = [
 	},
 	{
 		title: 'HubSpot',
-		file: 'deal-won-hubspot.json',
 		intake: 'intake-hubspot.json',
 		trigger: () => 'HubSpot Trigger',
 		lookup: 'Get Deal',
@@ -1328,7 +1257,6 @@ const CRM_CASES = [
 	},
 	{
 		title: 'Salesforce',
-		file: 'deal-won-salesforce.json',
 		intake: 'intake-salesforce.json',
 		trigger: (events: DealEvent[]) =>
 			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
@@ -1343,40 +1271,6 @@ const CRM_CASES = [
 	},
 ];
 
-// The CRM examples on the pinned n8n only, to keep the suite short: their steps after Deal Fields
-// are the Webhook example's, which runs on n8n 1.x too.
-if (N8N_LINE_UNDER_TEST === undefined) {
-	describe('the CRM examples, from their pinned triggers', () => {
-		for (const crm of CRM_CASES) {
-			describe(crm.file, () => {
-				wonDealCases(
-					() =>
-						pinnedDriver({
-							...crm,
-							workflow: readExample(crm.file),
-							customKey: (event) => `${crm.customer} ${event.customerId}`,
-						}),
-					(deal, customer, won = true) => ({
-						dealId: crm.dealId(deal),
-						name: `${crm.title} deal ${deal} of customer ${customer}`,
-						won,
-						customerId: crm.customerId(customer),
-						...person(customer),
-					}),
-					crm.variants,
-					crm.lookup,
-					crm.withoutCustomer,
-					crm.lookupRefused,
-					crm.batches,
-				);
-			});
-		}
-	});
-}
-
-/** The intakes' deals and customers: ids of their own, beside the CRM examples' in the table. */
-const INTAKE_IDS = 500;
-
 if (N8N_LINE_UNDER_TEST === undefined) {
 	describe('contract-engine.json with the CRM intakes, from their CRM events', () => {
 		for (const crm of CRM_CASES) {
@@ -1390,11 +1284,11 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 							customKey: (event) => `${crm.customer} ${event.customerId}`,
 						}),
 					(deal, customer, won = true) => ({
-						dealId: crm.dealId(INTAKE_IDS + deal),
-						name: `${crm.title} intake deal ${deal} of customer ${customer}`,
+						dealId: crm.dealId(deal),
+						name: `${crm.title} deal ${deal} of customer ${customer}`,
 						won,
-						customerId: crm.customerId(INTAKE_IDS + customer),
-						...person(INTAKE_IDS + customer),
+						customerId: crm.customerId(customer),
+						...person(customer),
 					}),
 					crm.variants,
 					crm.lookup,
