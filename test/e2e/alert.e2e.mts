@@ -2,7 +2,9 @@
  * The alert a person gets (examples/alert-by-email.json), as the README sets it up: imported, its
  * SMTP credential made, and named as the Webhook deal example's Error Workflow. A failed run of the
  * published deal workflow reaches a mail server (a stand-in on 127.0.0.1) as an e-mail naming the
- * workflow, the step and n8n's message; Execute workflow on the alert workflow sends a test alert.
+ * workflow, the step and n8n's message, and so does a deal the contract engine cannot take from
+ * its Webhook intake (both name the alert as their Error Workflow); Execute workflow on the alert
+ * workflow sends a test alert.
  * The deal workflow's own e-mails, through the same credential: Tell a Person names a deal only a
  * person can finish, and the deal is marked told only once that e-mail went (the mail server
  * refusing it first); Daily Summary, from Every Day, with no deal left to do and with that deal.
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import {
 	CUSTOMERS_TABLE,
+	ENGINE_TABLE,
 	MAX_TRIES,
 	SUMMARY_HOUR,
 	TEMPLATE_KEY,
@@ -44,6 +47,8 @@ const publicationOf = (rest: RestSession, id: string) =>
 
 const ALERT = readExample('alert-by-email.json');
 const WEBHOOK = readExample('deal-won-webhook.json');
+const ENGINE = readExample('contract-engine.json');
+const INTAKE = readExample('intake-webhook.json');
 const WITHIN_MS = 60_000;
 
 let smtp: SmtpStandIn;
@@ -65,17 +70,20 @@ const suite = useN8n('alert', {
 	started: async ({ home, rest, recorder }) => {
 		const onOneX = home.runtime.version.startsWith('1.');
 		// n8n 1.x: the tables made by hand and picked in each step, as the README says.
-		let deals = sendKeysTo(onTheTestsClock(structuredClone(WEBHOOK)), recorder.url);
-		if (onOneX) {
-			deals = pickDataTables(deals, {
-				[WON_DEALS_TABLE.name]: await createDataTable(rest, WON_DEALS_TABLE),
-				[CUSTOMERS_TABLE.name]: await createDataTable(rest, CUSTOMERS_TABLE),
-			});
-		}
-		// … → Settings, Error Workflow: Alert by Email.
-		deals.settings = { ...deals.settings, errorWorkflow: ALERT.id };
-		await importWorkflows(home, [ALERT, deals]);
-		await publishInN8n(rest, WEBHOOK.id);
+		const tables = onOneX
+			? {
+					[WON_DEALS_TABLE.name]: await createDataTable(rest, ENGINE_TABLE),
+					[CUSTOMERS_TABLE.name]: await createDataTable(rest, CUSTOMERS_TABLE),
+				}
+			: {};
+		const [deals, engine, intake] = [WEBHOOK, ENGINE, INTAKE].map((workflow) => {
+			const ready = sendKeysTo(onTheTestsClock(structuredClone(workflow)), recorder.url);
+			// … → Settings, Error Workflow: Alert by Email.
+			ready.settings = { ...ready.settings, errorWorkflow: ALERT.id };
+			return onOneX ? pickDataTables(ready, tables) : ready;
+		});
+		await importWorkflows(home, [ALERT, deals, engine, intake]);
+		for (const { id } of [WEBHOOK, ENGINE, INTAKE]) await publishInN8n(rest, id);
 		// n8n 2.x runs an error workflow's published version only, once its publication is done; 1.x
 		// takes it as saved.
 		if (!onOneX) {
@@ -111,6 +119,28 @@ it('a failed run of the deal workflow reaches the person as an e-mail naming the
 	expect(mail.text).toContain(`${WEBHOOK.name} stopped at its step No Ids.`);
 	expect(mail.text).toContain('The won deal has no deal id or no customer id');
 	expect(mail.text).toMatch(/The run in n8n: http:\/\/\S+\/workflow\/\S+\/executions\/\d+/);
+});
+
+it("a deal the engine cannot take (no id): the CRM gets an error (n8n 2.x), the person an e-mail naming the intake, its step Contract Engine and the engine's message", async () => {
+	const noId = webhookBody({
+		dealId: '',
+		name: 'A deal without an id, through the intake',
+		won: true,
+		customerId: 'C-1',
+		fullname: 'Ada Lovelace',
+		email: 'ada@example.com',
+		company: 'Analytical Engines Ltd',
+	});
+	const answer = await postToWebhook(`${suite.n8n.url}/webhook/${webhookPath(INTAKE)}`, noId, {
+		headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+	});
+	// n8n 1.123.81 answers a run that failed in the workflow it called with 200 and no body.
+	expect(answer.status).toBe(suite.home.runtime.version.startsWith('1.') ? 200 : 500);
+	const mail = await smtp.waitForMail((each) => each.subject.includes(INTAKE.name), WITHIN_MS);
+	process.stdout.write(`alert: ${mail.subject}\n${mail.text}\n`);
+	expect(mail.subject).toBe(`n8n: ${INTAKE.name} needs you`);
+	expect(mail.text).toContain(`${INTAKE.name} stopped at its step Contract Engine.`);
+	expect(mail.text).toContain('The intake gave no dealId');
 });
 
 it('Execute workflow on the alert workflow sends a test alert', async () => {
