@@ -299,6 +299,28 @@ export async function publishInN8n(rest: RestSession, workflowId: string): Promi
 			method: 'POST',
 			body: JSON.stringify({ versionId }),
 		});
+		await publicationApplied(rest, workflowId);
+	}
+}
+
+/**
+ * Waits until n8n runs the published version: n8n 2.41 applies a publication in the background
+ * (its publication outbox), and until then a sub-workflow call still gets the version before
+ * (`getPublishedWorkflowData` in workflow-execute-additional-data.js). n8n 2.x before the outbox has
+ * no publication-status and applies a publication at once.
+ */
+async function publicationApplied(rest: RestSession, workflowId: string): Promise<void> {
+	const path = `/rest/workflows/${workflowId}/publication-status`;
+	for (const giveUpAt = Date.now() + 60_000; ; ) {
+		const response = await rest(path);
+		if (response.status === 404) return;
+		const text = await response.text();
+		if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${text}`);
+		const { pendingVersionId } = (JSON.parse(text) as { data: { pendingVersionId: string | null } })
+			.data;
+		if (pendingVersionId === null) return;
+		if (Date.now() > giveUpAt) throw new Error(`${workflowId} still publishing: ${text}`);
+		await sleep(100);
 	}
 }
 
