@@ -293,7 +293,7 @@ interface Services {
 	service: StandIn;
 	/** The CRM the once example writes the keys back to. */
 	crm: Recorder;
-	/** The mail server the deal example tells a person through. */
+	/** The mail server the contract engine tells a person through. */
 	smtp: SmtpStandIn;
 	onceExample: ExampleWorkflow;
 	mainHome: N8nHome;
@@ -617,7 +617,7 @@ async function main(): Promise<void> {
 			STORM.perSecond,
 		);
 		progress(
-			'the Webhook deal example: deals posted several times at once, then a worker killed during Create Client…',
+			'the contract engine with its Webhook intake: deals posted several times at once, then a worker killed during Create Client…',
 		);
 		const deals = await dealsInQueueMode({
 			mainUrl: main.url,
@@ -763,19 +763,19 @@ async function main(): Promise<void> {
 		);
 		const notOnceDeals = deals.sameInstant.filter((deal) => !dealOnce(deal));
 		check(
-			`the deal example: each deal posted several times at the same instant has one client, one contract, one row done and its keys sent once`,
+			`the contract engine with its Webhook intake: each deal posted several times at the same instant has one client, one contract, one row done and its keys sent once`,
 			notOnceDeals.length === 0,
 			notOnceDeals.map(describeDeal).join('; ') || undefined,
 		);
 		const notOnceOfMany = deals.customersAtOnce.deals.filter((deal) => !dealOnce(deal));
 		check(
-			`the deal example: the won deals of ${deals.customersAtOnce.deals.length / 3} customers, 3 each, posted at the same instant: no run failed, one client per customer, one contract, one row done and the keys sent once per deal`,
+			`the contract engine with its Webhook intake: the won deals of ${deals.customersAtOnce.deals.length / 3} customers, 3 each, posted at the same instant: no run failed, one client per customer, one contract, one row done and the keys sent once per deal`,
 			deals.customersAtOnce.failedRuns === 0 && notOnceOfMany.length === 0,
 			`${deals.customersAtOnce.failedRuns} runs failed, ${deals.customersAtOnce.sweeps} sweep(s)` +
 				(notOnceOfMany.length ? `; ${notOnceOfMany.map(describeDeal).join('; ')}` : ''),
 		);
 		check(
-			`the deal example: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and e-mails a person naming it; the README's fix finishes it once`,
+			`the contract engine with its Webhook intake: ${deals.killed.worker} killed during Create Client leaves the deal making client; the sweep marks it check and e-mails a person naming it; the README's fix finishes it once`,
 			deals.killed.statuses.join() === 'making client,check' &&
 				deals.killed.told.includes(
 					`Deal ${deals.killed.after.dealId}: the service may have made its client`,
@@ -895,10 +895,10 @@ function describeDeal(deal: DealAtService): string {
 
 function describeDeals(deals: DealsOutcome): string {
 	return [
-		`  deal example, at once:    ${deals.sameInstant.map(describeDeal).join('; ')}`,
-		`  deal example, customers:  ${deals.customersAtOnce.deals.length} deals of ${deals.customersAtOnce.deals.length / 3} customers at once: ` +
+		`  engine, at once:    ${deals.sameInstant.map(describeDeal).join('; ')}`,
+		`  engine, customers:  ${deals.customersAtOnce.deals.length} deals of ${deals.customersAtOnce.deals.length / 3} customers at once: ` +
 			`${deals.customersAtOnce.deals.filter(dealOnce).length} once, ${deals.customersAtOnce.failedRuns} runs failed, ${deals.customersAtOnce.sweeps} sweep(s)`,
-		`  deal example, killed:     ${deals.killed.worker} killed during Create Client; row ${deals.killed.statuses.join(' → ')}; ` +
+		`  engine, killed:     ${deals.killed.worker} killed during Create Client; row ${deals.killed.statuses.join(' → ')}; ` +
 			`after the fix ${describeDeal(deals.killed.after)}`,
 	].join('\n');
 }
