@@ -101,13 +101,14 @@ export async function dataTableId(rest: RestSession, name: string): Promise<stri
 
 /**
  * Imports a won-deal example as the tests set it up (on the tests' clock, its keys sent to the
- * recorder, the CRM's side) with its tables (WON_DEALS_TABLE, CUSTOMERS_TABLE) as a user gets them;
+ * recorder, the CRM's side) with its tables (`deals`, CUSTOMERS_TABLE) as a user gets them;
  * their ids. On n8n 2.x the workflow makes them when it first runs (Make Table), here from its
  * schedule. n8n 1.x has no Table → Create: the tables are made first and picked as the README says.
  */
 export async function importWonDealExample(
 	{ home, rest, recorder }: { home: N8nHome; rest: RestSession; recorder: { url: string } },
 	example: ExampleWorkflow,
+	deals: DataTable = WON_DEALS_TABLE,
 ): Promise<{ tableId: string; customersTableId: string }> {
 	const workflow = sendKeysTo(onTheTestsClock(structuredClone(example)), recorder.url);
 	if (N8N_LINE_UNDER_TEST === undefined) {
@@ -119,7 +120,7 @@ export async function importWonDealExample(
 			customersTableId: await dataTableId(rest, CUSTOMERS_TABLE.name),
 		};
 	}
-	const tableId = await createDataTable(rest, WON_DEALS_TABLE);
+	const tableId = await createDataTable(rest, deals);
 	const customersTableId = await createDataTable(rest, CUSTOMERS_TABLE);
 	await importWorkflows(home, [
 		pickDataTables(workflow, {

@@ -1,6 +1,8 @@
 /**
- * The Webhook deal example (examples/deal-won-webhook.json) when n8n itself stops: n8n killed while
- * a create is under way at the service, then started again, as after a crash or a redeploy. The
+ * The contract engine with its Webhook intake (examples/contract-engine.json,
+ * examples/intake-webhook.json) when n8n itself stops: n8n killed while the engine's run that
+ * finishes a deal has a create under way at the service, then started again, as after a crash or
+ * a redeploy. The
  * deal's row still says what was about to be made. Once it has stayed so for longer than the sweep
  * waits (30 minutes, aged here in n8n's database while n8n is down), Every 10 Minutes marks it
  * `check` and e-mails a person (Tell a Person, to a stand-in mail server) naming the deal and what
@@ -11,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
-import { STOPPED_AFTER_MINUTES } from '../../scripts/deal-examples.mts';
+import { ENGINE_TABLE, STOPPED_AFTER_MINUTES } from '../../scripts/deal-examples.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
 import {
 	addColumn,
@@ -26,6 +28,9 @@ import {
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
 	importCredentials,
+	importWorkflows,
+	onTheTestsClock,
+	sendKeysTo,
 	smtpCredential,
 	ownerSession,
 	postToWebhook,
@@ -47,7 +52,8 @@ import { N8N_LINE_UNDER_TEST } from './n8n-runtime.mts';
 import { useN8n } from './suite.mts';
 
 const GIVE_UP_MS = 60_000;
-const WEBHOOK = readExample('deal-won-webhook.json');
+const ENGINE = readExample('contract-engine.json');
+const INTAKE = readExample('intake-webhook.json');
 
 /** The mail server the sweep tells a person through (Tell a Person). */
 let smtp: SmtpStandIn;
@@ -73,8 +79,12 @@ let rest: RestSession;
 async function started() {
 	n8n = suite.n8n;
 	rest = suite.rest;
-	({ tableId } = await importWonDealExample(suite, WEBHOOK));
-	await publishInN8n(suite.rest, WEBHOOK.id);
+	({ tableId } = await importWonDealExample(suite, ENGINE, ENGINE_TABLE));
+	await importWorkflows(suite.home, [
+		sendKeysTo(onTheTestsClock(structuredClone(INTAKE)), suite.recorder.url),
+	]);
+	await publishInN8n(suite.rest, ENGINE.id);
+	await publishInN8n(suite.rest, INTAKE.id);
 }
 
 afterAll(async () => {
@@ -117,7 +127,7 @@ async function deliverHeldAt(deal: DealEvent, path: string, ms: number) {
 	suite.service.injectFault({ kind: 'delay', ms }, { path });
 	const arrived = suite.service.requests.length;
 	const answer = await postToWebhook(
-		`${n8n.url}/webhook/${webhookPath(WEBHOOK)}`,
+		`${n8n.url}/webhook/${webhookPath(INTAKE)}`,
 		webhookBody(deal),
 		{ headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value } },
 	);
@@ -150,7 +160,7 @@ async function killedDuring(deal: DealEvent, path: string, acted: () => boolean)
 }
 
 async function sweep() {
-	return await runFromTrigger(rest, WEBHOOK.id, 'Every 10 Minutes', GIVE_UP_MS);
+	return await runFromTrigger(rest, ENGINE.id, 'Every 10 Minutes', GIVE_UP_MS);
 }
 
 /** The sweep that finds the stopped run, then the e-mail Tell a Person sent of the deal. */
@@ -182,7 +192,8 @@ async function fixedBy(deal: DealEvent, key: Record<string, string>, message: st
 }
 
 const listedRuns = async () => {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: WEBHOOK.id }));
+	// The engine's: the run of the intake has ended once the deal is recorded.
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: ENGINE.id }));
 	return (
 		await restJson<{ results: Array<ExecutionSummary & { retryOf?: string | null }> }>(
 			rest,
