@@ -1,8 +1,8 @@
 /**
  * The demo: the stand-in service, a stand-in CRM and a real n8n with this package, running the
- * example the README's first workflow uses (examples/deal-won-webhook.json, which makes its data
- * table when it first runs) for its test deal and then another deal of the same customer, then the
- * editor until Ctrl-C.
+ * workflows the README sets up first (examples/contract-engine.json, which makes its data tables
+ * when it first runs, and its Webhook intake, examples/intake-webhook.json) for the intake's test
+ * deal and then another deal of the same customer, then the editor until Ctrl-C.
  *
  *   npm run demo            # leaves the n8n editor running
  *   npm run demo -- --once  # exits after the run
@@ -15,7 +15,6 @@ import {
 	createN8nHome,
 	CRM_SECRET_HEADER,
 	crmSecretCredential,
-	endedRuns,
 	importCredentials,
 	importWorkflows,
 	OWNER,
@@ -25,10 +24,13 @@ import {
 	publishWorkflow,
 	readExample,
 	removeN8nHome,
+	restJson,
 	sendKeysTo,
 	startN8n,
 	webhookPath,
+	type ExecutionSummary,
 	type N8nHome,
+	type RestSession,
 	type RunningN8n,
 } from '../test/e2e/n8n-instance.mts';
 import { ensureN8n, freePort } from '../test/e2e/n8n-runtime.mts';
@@ -49,6 +51,26 @@ async function portOrFree(preferred: number): Promise<number> {
 		() => false,
 	);
 	return inUse ? await freePort() : preferred;
+}
+
+/**
+ * Waits until the CRM has taken the deal's keys: the intake answers the CRM once the engine has
+ * recorded the deal, and the engine finishes it in a run of its own.
+ */
+async function keysTaken(rest: RestSession, taken: () => boolean) {
+	for (const giveUpAt = Date.now() + 60_000; !taken(); ) {
+		const { results } = await restJson<{ results: ExecutionSummary[] }>(
+			rest,
+			`/rest/executions?limit=1&filter=${encodeURIComponent(JSON.stringify({ status: ['error', 'crashed'] }))}`,
+		);
+		if (results[0]) {
+			throw new Error(
+				`a run ended "${results[0].status}": see execution ${results[0].id} in the editor`,
+			);
+		}
+		if (Date.now() > giveUpAt) throw new Error('the CRM got no keys within 60 s');
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
 }
 
 async function main() {
@@ -79,15 +101,17 @@ async function main() {
 			contractSigningCredential({ baseUrl: service.url, apiKey: service.apiKey }),
 			crmSecretCredential(),
 		]);
-		const example = sendKeysTo(readExample('deal-won-webhook.json'), crm.url);
-		await importWorkflows(home, [example, readExample('client-contract-and-user.json')]);
-		await publishWorkflow(home, example.id);
+		const engine = readExample('contract-engine.json');
+		const intake = sendKeysTo(readExample('intake-webhook.json'), crm.url);
+		await importWorkflows(home, [engine, intake, readExample('client-contract-and-user.json')]);
+		await publishWorkflow(home, engine.id);
+		await publishWorkflow(home, intake.id);
 
 		step('starting n8n…');
 		n8n = await startN8n(home, { port: await portOrFree(5678) });
 		const rest = await ownerSession(n8n.url);
 
-		const url = `${n8n.url}/webhook/${webhookPath(example)}`;
+		const url = `${n8n.url}/webhook/${webhookPath(intake)}`;
 		const deals = [TEST_DEAL, NEXT_DEAL];
 		for (const [index, deal] of deals.entries()) {
 			step(`sending the won deal ${deal.deal.id} of ${deal.customer.name} to ${url} …`);
@@ -95,10 +119,7 @@ async function main() {
 				headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
 			});
 			if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
-			const [run] = await endedRuns(rest, example.id, index + 1, 60_000);
-			if (run.status !== 'success') {
-				throw new Error(`the run ended "${run.status}": see execution ${run.id} in the editor`);
-			}
+			await keysTaken(rest, () => crm.requests.length === index + 1);
 		}
 		const clients = service
 			.clients()
@@ -116,7 +137,7 @@ async function main() {
 				`${clients.length} client(s), ${contracts.length} contract(s) and ${keysSent.length} keys sent to the CRM, where one client and ${deals.length} of each were due`,
 			);
 		}
-		ran = `The workflow that ran: "${example.name}", published; send it more deals at ${url} with the header ${CRM_SECRET_HEADER.name}: ${CRM_SECRET_HEADER.value}`;
+		ran = `The workflows that ran: "${intake.name}" and "${engine.name}", published; send the intake more deals at ${url} with the header ${CRM_SECRET_HEADER.name}: ${CRM_SECRET_HEADER.value}`;
 		process.stdout.write(
 			[
 				'',
