@@ -2012,7 +2012,7 @@ export function webhookIntake(): Workflow {
 		step(5, 'Deal Recorded', [960, 0], {
 			...WEBHOOK.recorded!,
 			notes:
-				'Answers the CRM once the engine has the deal; a deal that is not a win is answered too, with nothing done. If the engine could not write it, the run fails (the Error Workflow tells you) and, on n8n 2.x, the CRM gets an error and can send the deal again.',
+				'Answers the CRM once the engine has the deal; a deal that is not a win is answered too, with nothing done. If the engine could not write it, the run fails (the Error Workflow tells you) and, on n8n 2.41.1, the CRM gets an error and can send the deal again.',
 		}),
 		whenCalled(
 			'When Engine Calls',

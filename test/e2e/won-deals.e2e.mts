@@ -289,6 +289,8 @@ function wonDealCases(
 	lookupRefused = false,
 	/** The CRM's trigger gives several events in one run, and the deal is read before it is won. */
 	batches = false,
+	/** The intake's step that gives the CRM the keys, which a case fails as it fails `lookup`. */
+	keysStep?: string,
 ) {
 	const lookupFails = lookupRefused ? 'its credential not connected' : 'the CRM unreachable';
 	const lookupTries = lookupRefused ? '1' : '0';
@@ -530,6 +532,24 @@ function wonDealCases(
 				{ dealId: late.dealId },
 			]);
 			count(`${lookup} failing, the next deal won meanwhile`, late, next);
+		});
+	}
+
+	if (keysStep) {
+		it(`${keysStep} failing, ${lookupFails}: the deal kept in retry with its contract (${lookupRefused ? 'a refusal counted' : 'not counted'}), the keys given by the retry, nothing made twice`, async () => {
+			const deal = event(26, 26);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+			await driver.deliver([deal], { failing: keysStep });
+			const { contracts } = expectAt(deal, 1, 1);
+			expect(await rowOf()).toMatchObject([
+				{ status: 'retry', contractKey: contracts[0].contractKey, tries: lookupTries },
+			]);
+			await driver.retry();
+			expectAt(deal, 1, 1);
+			expect(await rowOf()).toMatchObject([
+				{ status: 'done', contractKey: contracts[0].contractKey },
+			]);
+			count(`${keysStep} failing, then the retry`, deal);
 		});
 	}
 
@@ -1274,6 +1294,7 @@ const CRM_CASES = [
 		intake: 'intake-pipedrive.json',
 		trigger: () => 'Pipedrive Trigger',
 		lookup: 'Get Person',
+		keysStep: 'Note on Deal',
 		pins: (events: DealEvent[]) => pipedrivePins(events[0]),
 		batches: false,
 		customer: 'organization',
@@ -1285,6 +1306,7 @@ const CRM_CASES = [
 		intake: 'intake-hubspot.json',
 		trigger: () => 'HubSpot Trigger',
 		lookup: 'Get Deal',
+		keysStep: 'Keys on Deal',
 		pins: hubspotPins,
 		batches: true,
 		customer: 'company',
@@ -1304,6 +1326,7 @@ const CRM_CASES = [
 			events.some((event) => event.created) ? 'Opportunity Created' : 'Opportunity Updated',
 		pins: salesforcePins,
 		lookup: 'Get Opportunity',
+		keysStep: 'Note on Opportunity',
 		lookupRefused: true,
 		withoutCustomer: true,
 		batches: true,
@@ -1337,6 +1360,7 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 					crm.withoutCustomer,
 					crm.lookupRefused,
 					crm.batches,
+					crm.keysStep,
 				);
 			});
 		}
