@@ -307,8 +307,11 @@ export interface CrmHead {
 	sticky: string;
 	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
 	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
-	/** The run ends at `recorded`, which starts another run to finish the deal. */
-	recordedEndsRun?: boolean;
+	/**
+	 * The step the run ends at, after `recorded`, which starts another run to finish the deal and
+	 * gives out the very list of items that run was started with.
+	 */
+	recordedEndsWith?: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
 	 * The step after Save Contract that gives the CRM the keys; its failures go to What Failed,
 	 * and the sweep sends them again. It has no Retry On Fail: n8n runs a step again for every item
@@ -1026,6 +1029,13 @@ export function dealExample(head: CrmHead): Workflow {
 		id: nodeId(head.number, counter++),
 		position: [x(c + 11), 0] as [number, number],
 	};
+	if (head.recordedEndsWith) {
+		recorded.push({
+			...head.recordedEndsWith,
+			id: nodeId(head.number, counter++),
+			position: [x(start + 4), -200],
+		});
+	}
 	const connections: Workflow['connections'] = {
 		...head.connections,
 		...(lookups
@@ -1044,7 +1054,9 @@ export function dealExample(head: CrmHead): Workflow {
 		...(head.recorded
 			? {
 					'Record Deal': { main: [to(head.recorded.name)] },
-					...(head.recordedEndsRun ? {} : { [head.recorded.name]: { main: [to('Deal')] } }),
+					[head.recorded.name]: {
+						main: [to(head.recordedEndsWith ? head.recordedEndsWith.name : 'Deal')],
+					},
 				}
 			: { 'Record Deal': { main: [to('Deal')] } }),
 		'Make Table': { main: [to('Make Customer Table')] },
@@ -1905,7 +1917,19 @@ export const ENGINE: CrmHead = {
 		notes:
 			"Starts a run of this workflow with the deal's row, and does not wait for it: the intake gets its answer now, and the deal is finished in that run.",
 	},
-	recordedEndsRun: true,
+	recordedEndsWith: {
+		name: 'Deal Taken',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		notes:
+			"Answers the intake with the deal's row, as new items: Finish Later gives out the list its run was started with, which n8n 1.x empties when the intake's Contract Engine sends what it got to an output (n8n-core's handleNodeErrorOutput), and that run would find no deal.",
+		parameters: {
+			mode: 'manual',
+			assignments: { assignments: [] },
+			includeOtherFields: true,
+			options: {},
+		},
+	},
 	keysToCrm: {
 		name: 'Send Keys',
 		...callWorkflow(theIntake, 'each', true),
@@ -2004,15 +2028,36 @@ export function webhookIntake(): Workflow {
 				'Only a won deal goes on: set the value to the status your CRM gives a won deal. A deal won before and changed since goes on too, and the engine knows it: it already has its contract.',
 			parameters: allOf(id(95), [ifCondition('={{ $json.status }}', stringEquals, 'won')]),
 		}),
-		contractEngine(
-			id(4),
-			[720, 0],
-			`Gives the won deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals and answers; the client, the contract and the keys follow in a run of its own.`,
-		),
+		{
+			...contractEngine(
+				id(4),
+				[720, 0],
+				`Gives the won deal to the engine: pick the workflow "${ENGINE_NAME}" you imported. It writes the deal to Won deals and answers; the client, the contract and the keys follow in a run of its own.`,
+			),
+			onError: 'continueErrorOutput',
+		},
 		step(5, 'Deal Recorded', [960, 0], {
 			...WEBHOOK.recorded!,
 			notes:
-				'Answers the CRM once the engine has the deal; a deal that is not a win is answered too, with nothing done. If the engine could not write it, the run fails (the Error Workflow tells you) and, on n8n 2.41.1, the CRM gets an error and can send the deal again.',
+				'Answers the CRM once the engine has the deal; a deal that is not a win is answered too, with nothing done. If the engine could not write it, Not Recorded answers instead.',
+		}),
+		step(11, 'Not Recorded', [960, 200], {
+			type: 'n8n-nodes-base.respondToWebhook',
+			typeVersion: 1.1,
+			notes:
+				"Answers the CRM with an error (HTTP 500) and the engine's message when the engine could not write the deal: the CRM can send it again.",
+			parameters: {
+				respondWith: 'json',
+				responseBody: '={{ { message: $json.error } }}',
+				options: { responseCode: 500 },
+			},
+		}),
+		step(12, 'Engine Failed', [1200, 200], {
+			type: 'n8n-nodes-base.stopAndError',
+			typeVersion: 1,
+			notes:
+				"Fails the run with the engine's message, so that the Error Workflow tells you of the deal the engine could not take.",
+			parameters: { errorMessage: '={{ $json.error }}' },
 		}),
 		whenCalled(
 			'When Engine Calls',
@@ -2057,7 +2102,15 @@ export function webhookIntake(): Workflow {
 				id(80),
 				'Sticky Note',
 				'## Your CRM\nYour CRM posts each changed deal to **Deal Won**, with your secret in a header. Map its fields in **Deal Fields**, say which status is won in **Won?**, and pick the engine in **Contract Engine**.',
-				named(['Deal Won', 'Deal Fields', 'Won?', 'Contract Engine', 'Deal Recorded']),
+				named([
+					'Deal Won',
+					'Deal Fields',
+					'Won?',
+					'Contract Engine',
+					'Deal Recorded',
+					'Not Recorded',
+					'Engine Failed',
+				]),
 				4,
 			),
 			sticky(
@@ -2072,7 +2125,8 @@ export function webhookIntake(): Workflow {
 			'Deal Won': { main: [to('Deal Fields')] },
 			'Deal Fields': { main: [to('Won?')] },
 			'Won?': { main: [to('Contract Engine')] },
-			'Contract Engine': { main: [to('Deal Recorded')] },
+			'Contract Engine': { main: [to('Deal Recorded'), to('Not Recorded')] },
+			'Not Recorded': { main: [to('Engine Failed')] },
 			'When Engine Calls': { main: [to('Keys?')] },
 			'Keys?': { main: [to('Send Keys to CRM'), to('No Details')] },
 			'Send Keys to CRM': { main: [[], to('CRM Failed')] },
