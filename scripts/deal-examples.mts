@@ -2062,17 +2062,17 @@ export function webhookIntake(): Workflow {
 		whenCalled(
 			'When Engine Calls',
 			[6, 6],
-			[0, 400],
+			[0, 600],
 			"The engine calls here with a deal's row: with its contractKey, to give the keys to the CRM.",
 		),
-		step(7, 'Keys?', [240, 400], {
+		step(7, 'Keys?', [240, 600], {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
 				'The engine asks for the keys to go to the CRM once the contract is made. It asks for details only of an intake whose Deal Fields give less than the customer: this one gives all.',
 			parameters: allOf(id(94), [ifCondition('={{ $json.contractKey }}', notEmpty)]),
 		}),
-		step(8, 'Send Keys to CRM', [480, 300], {
+		step(8, 'Send Keys to CRM', [480, 500], {
 			...SEND_KEYS_TO_CRM,
 			onError: 'continueErrorOutput',
 			parameters: {
@@ -2082,8 +2082,8 @@ export function webhookIntake(): Workflow {
 					'={{ { dealId: $json.dealId, clientKey: $json.clientKey, contractKey: $json.contractKey } }}',
 			},
 		}),
-		crmFailed(id(10), [720, 400]),
-		step(9, 'No Details', [480, 600], {
+		crmFailed(id(10), [720, 600]),
+		step(9, 'No Details', [480, 800], {
 			type: 'n8n-nodes-base.stopAndError',
 			typeVersion: 1,
 			parameters: {

@@ -1,9 +1,9 @@
 /**
  * The README's "Your first workflow in five steps", done in n8n's editor in headless Chromium as
  * a new user does them: a fresh n8n with the package installed and nothing else, the owner signed
- * in; the credential, the data table and the workflow are made through the editor, the example
- * is imported from its file, run with the test deal it holds, and then published and sent another
- * deal of the same customer.
+ * in; the credential is made through the editor, the contract engine and its Webhook intake are
+ * imported from their files, the intake run with the test deal it holds, and then both are
+ * published and the intake sent another deal of the same customer.
  *
  * The editor is followed by what it shows: roles and labels, and n8n's data-test-id only where
  * the text is not unique (the canvas nodes, the credential form's fields, the field of a node's
@@ -41,17 +41,25 @@ import {
 	runError,
 	runFromTrigger,
 } from './n8n-instance.mts';
-import { CUSTOMERS_TABLE, TEST_DEAL, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import {
+	CUSTOMERS_TABLE,
+	ENGINE_ID,
+	ENGINE_TABLE,
+	TEST_DEAL,
+} from '../../scripts/deal-examples.mts';
 import { dataTableId, tableRows } from './data-tables.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
-const EXAMPLE_FILE = 'deal-won-webhook.json';
-const EXAMPLE = readExample(EXAMPLE_FILE) as ReturnType<typeof readExample> & {
+const ENGINE_FILE = 'contract-engine.json';
+const ENGINE = readExample(ENGINE_FILE);
+const INTAKE_FILE = 'intake-webhook.json';
+const INTAKE = readExample(INTAKE_FILE) as ReturnType<typeof readExample> & {
 	pinData: Record<string, Array<{ json: { body: typeof TEST_DEAL } }>>;
 };
-/** The steps of the example, without the sticky notes that group them. */
-const STEPS = EXAMPLE.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
-const TABLE = WON_DEALS_TABLE.name;
+/** A workflow's steps, without the sticky notes that group them. */
+const stepsOf = (workflow: ReturnType<typeof readExample>) =>
+	workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
+const TABLE = ENGINE_TABLE.name;
 const CREDENTIAL_NAME = 'Contract Signing account';
 /** A template the stand-in knows, other than the one the example ships with. */
 const TEMPLATE_KEY = 'tpl_nda';
@@ -88,34 +96,8 @@ const ANOTHER_DEAL = {
 	customer: TEST_DEAL.customer,
 };
 
-/** The steps a run of a new customer's won deal takes, in order. */
-const STEPS_OF_A_NEW_CUSTOMER = [
-	'Deal Won',
-	'Deal Fields',
-	'Won?',
-	'Has Ids?',
-	'Make Table',
-	'Make Customer Table',
-	'Record Deal',
-	'Deal Recorded',
-	'Deal',
-	"Deal's First Row",
-	'First Time?',
-	'Has Contract?',
-	'Add Customer',
-	"Customer's First Deal",
-	'Has Client?',
-	'First Deal?',
-	'Making Client',
-	'Create Client',
-	'Save Client',
-	'Keep Client',
-	'Making Contract',
-	'Create Contract',
-	'Save Contract',
-	'Send Keys to CRM',
-	'Done',
-];
+/** The intake's steps a won deal's run takes, in order; the engine finishes it in a run of its own. */
+const STEPS_OF_A_WON_DEAL = ['Deal Won', 'Deal Fields', 'Won?', 'Contract Engine', 'Deal Recorded'];
 
 let editor: EditorSession;
 let page: Page;
@@ -126,7 +108,8 @@ let smtp: SmtpStandIn;
 const PERSON_EMAIL = 'ops@example.com';
 const SENDER_EMAIL = 'n8n@example.com';
 const SMTP_CREDENTIAL_NAME = 'SMTP account';
-let workflowId = '';
+let engineId = '';
+let intakeId = '';
 let productionUrl = '';
 
 /** The screenshots the steps take, by name, whether or not SCREENSHOTS=1 writes them. */
@@ -182,6 +165,7 @@ const panel = () => page.getByTestId('ndv');
 /** Opens a node's panel by double-clicking the node, as a user does. */
 async function openPanel(name: string): Promise<Locator> {
 	if (await panel().isVisible()) await closePanel();
+	await closeChecklist();
 	await canvasNode(page, name).dblclick();
 	await panel().getByTestId('node-parameters').waitFor();
 	return panel();
@@ -210,7 +194,7 @@ async function webhookUrls(webhook: Locator, pathPrefix: string) {
 
 /** Clicks the webhook URL the panel shows, which copies it, and reads it from the clipboard. */
 async function copyWebhookUrl(webhook: Locator, pathPrefix: string): Promise<string> {
-	const url = webhook.getByText(`${pathPrefix}${String(EXAMPLE.nodes[0].parameters.path)}`);
+	const url = webhook.getByText(`${pathPrefix}${String(INTAKE.nodes[0].parameters.path)}`);
 	await url.click();
 	await shows(page.getByText('URL copied'));
 	let copied = '';
@@ -290,7 +274,93 @@ async function importInNewWorkflow(file: string, shown = async () => {}): Promis
 	const [fileChooser] = await Promise.all([page.waitForEvent('filechooser'), fromFile.click()]);
 	await fileChooser.setFiles(join(EXAMPLES_DIR, file));
 	await page.waitForURL((url) => /\/workflow\/(?!new(\/|$))[^/?]+/.test(url.pathname));
-	return /\/workflow\/([^/?]+)/.exec(page.url())![1];
+	const id = /\/workflow\/([^/?]+)/.exec(page.url())![1];
+	// Saved with all its steps before the user moves on, as the editor does a moment later.
+	const steps = readExample(file).nodes.length;
+	await savedWith(id, (saved) => Object.keys(saved).length === steps);
+	return id;
+}
+
+/** Every step of the workflow on the canvas, and its notes, each with its heading. */
+async function showsAllOf(workflow: ReturnType<typeof readExample>): Promise<void> {
+	const steps = stepsOf(workflow);
+	for (const node of steps) await shows(canvasNode(page, node.name));
+	for (const note of workflow.nodes.filter((node) => !steps.includes(node))) {
+		const heading = /^## (.+)$/m.exec(String(note.parameters.content))![1];
+		await shows(page.getByRole('heading', { name: heading }));
+	}
+}
+
+/**
+ * Waits until n8n has the open workflow as `holds` says, by its steps' names; n8n saves it a moment
+ * after an edit, and its Save button (Ctrl+S) saves it at once, which is pressed while it waits
+ * once the workflow exists.
+ */
+async function savedWith(
+	id: string,
+	holds: (
+		steps: Record<string, { parameters: Record<string, unknown>; credentials?: unknown }>,
+	) => boolean,
+): Promise<void> {
+	const rest = await ownerSession(editor.url);
+	const save = page.getByTestId('workflow-save-button');
+	for (const giveUpAt = Date.now() + GIVE_UP_MS; ; ) {
+		// A new workflow has its id in the address before n8n has saved it (404 until then).
+		const response = await rest(`/rest/workflows/${id}`);
+		const { nodes } = response.ok
+			? (
+					(await response.json()) as {
+						data: {
+							nodes: Array<{
+								name: string;
+								parameters: Record<string, unknown>;
+								credentials?: unknown;
+							}>;
+						};
+					}
+				).data
+			: { nodes: [] };
+		if (response.ok && holds(Object.fromEntries(nodes.map((node) => [node.name, node])))) return;
+		if (Date.now() > giveUpAt) throw new Error(`n8n did not save workflow ${id} as edited`);
+		// A new workflow is left to n8n's own first save: saving it here as well made it twice.
+		if (response.ok) {
+			if ((await save.isVisible()) && (await save.isEnabled())) await save.click();
+			else await page.keyboard.press('Control+s');
+		}
+		await sleep(1000);
+	}
+}
+
+/** Opens a workflow in the editor, once its canvas shows `step`. */
+async function openWorkflow(id: string, step: string): Promise<void> {
+	if (await panel().isVisible()) await closePanel();
+	await page.goto(`${editor.url}/workflow/${id}`);
+	await shows(canvasNode(page, step));
+	// A published workflow opens with the Production Checklist, a moment after its canvas.
+	await page
+		.getByText('Production Checklist', { exact: true })
+		.waitFor({ timeout: 3_000 })
+		.catch(() => {});
+	await closeChecklist();
+}
+
+/** The workflow's … → Settings, Error Workflow: the alert, picked from the list; Save. */
+async function setErrorWorkflow(id: string, step: string, alertId: string): Promise<void> {
+	await openWorkflow(id, step);
+	await page.getByRole('button', { name: 'More actions' }).first().click();
+	await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
+	const settings = page.getByRole('dialog').filter({ hasText: 'Error Workflow' });
+	// The list searches n8n as one types; an unpublished workflow in it cannot be picked.
+	await settings.getByTestId('workflow-settings-error-workflow').click();
+	await page.keyboard.type(ALERT.name);
+	await page.getByRole('option', { name: ALERT.name, exact: true }).click();
+	await settings.getByRole('button', { name: 'Save', exact: true }).click();
+	await settings.waitFor({ state: 'hidden' });
+	const saved = await restJson<{ settings?: { errorWorkflow?: string } }>(
+		await ownerSession(editor.url),
+		`/rest/workflows/${id}`,
+	);
+	expect(saved.settings?.errorWorkflow).toBe(alertId);
 }
 
 /**
@@ -309,19 +379,27 @@ async function publish(dialogShown = async (_dialog: Locator) => {}): Promise<vo
 	const published = page.getByRole('dialog').filter({ hasText: 'Workflow published' });
 	await published.getByRole('button', { name: 'Got it' }).click();
 	await shows(page.getByRole('button', { name: 'Published', exact: true }));
+	await closeChecklist();
+}
+
+/**
+ * Closes n8n's Production Checklist, which it offers over the canvas's left side once a workflow
+ * is published (after Publish, and when a published workflow opens), so that the steps there can
+ * be opened.
+ */
+async function closeChecklist(): Promise<void> {
 	const checklist = page.getByText('Production Checklist', { exact: true });
-	if (await checklist.isVisible()) {
-		await page.keyboard.press('Escape');
-		await checklist.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
-			await page
-				.locator('.el-popover, [role="dialog"]')
-				.filter({ has: checklist })
-				.getByRole('button')
-				.first()
-				.click();
-			await checklist.waitFor({ state: 'hidden' });
-		});
-	}
+	if (!(await checklist.isVisible())) return;
+	await page.keyboard.press('Escape');
+	await checklist.waitFor({ state: 'hidden', timeout: 5_000 }).catch(async () => {
+		await page
+			.locator('.el-popover, [role="dialog"], [data-reka-popper-content-wrapper]')
+			.filter({ has: checklist })
+			.getByRole('button')
+			.first()
+			.click();
+		await checklist.waitFor({ state: 'hidden' });
+	});
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, withinMs = GIVE_UP_MS) {
@@ -424,15 +502,17 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await form.waitFor({ state: 'hidden' });
 	});
 
-	it('3. Import the example (… → Import → From file); the workflow makes its table (Make Table)', async () => {
+	it('3. Import both (… → Import → From file), the engine and the intake, each in a workflow of its own; the engine makes its tables (Make Table)', async () => {
 		expect(FIRST_WORKFLOW).toContain('**Make Table**');
 		// The columns for n8n 1.x, where the user makes the tables: listed where step 3 points.
 		const examples = readFileSync(join(PACKAGE_ROOT, 'docs', 'examples.md'), 'utf8');
-		for (const { name, columns } of [WON_DEALS_TABLE, CUSTOMERS_TABLE]) {
+		for (const { name, columns } of [ENGINE_TABLE, CUSTOMERS_TABLE]) {
 			expect(examples).toContain(`**${name}**`);
 			for (const column of columns) expect(examples).toContain(`\`${column}\``);
 		}
-		workflowId = await importInNewWorkflow(EXAMPLE_FILE, async () => {
+		expect(FIRST_WORKFLOW).toContain(`(examples/${ENGINE_FILE})`);
+		expect(FIRST_WORKFLOW).toContain(`(examples/${INTAKE_FILE})`);
+		engineId = await importInNewWorkflow(ENGINE_FILE, async () => {
 			await screenshot(
 				'3-import',
 				around([
@@ -444,9 +524,12 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				{ keepPointer: true },
 			);
 		});
+		await showsAllOf(ENGINE);
+		intakeId = await importInNewWorkflow(INTAKE_FILE);
+		await showsAllOf(INTAKE);
 
-		// Every step the README names is a step of the workflow, on the canvas.
-		const names = new Set(EXAMPLE.nodes.map((node) => node.name));
+		// Every step the README names is a step of the engine or the intake.
+		const names = new Set([...ENGINE.nodes, ...INTAKE.nodes].map((node) => node.name));
 		const named = [...FIRST_WORKFLOW.matchAll(/\*\*([^*]+)\*\*/g)]
 			.map((match) => match[1].replace(/\s+/g, ' '))
 			.filter((name) => names.has(name));
@@ -454,6 +537,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			new Set([
 				'Deal Won',
 				'Deal Fields',
+				'Won?',
 				'Make Table',
 				'Make Customer Table',
 				'Add Customer',
@@ -462,16 +546,11 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				'Create Client',
 				'Create Contract',
 				'Send Keys to CRM',
+				'Contract Engine',
 				'Tell a Person',
 				'Daily Summary',
 			]),
 		);
-		for (const node of STEPS) await shows(canvasNode(page, node.name));
-		// The notes that group the steps, each with its heading, on the canvas too.
-		for (const note of EXAMPLE.nodes.filter((node) => !STEPS.includes(node))) {
-			const heading = /^## (.+)$/m.exec(String(note.parameters.content))![1];
-			await shows(page.getByRole('heading', { name: heading }));
-		}
 
 		// Installation: "the Contract Signing node is in the nodes panel (search "Contract Signing")".
 		await page.getByRole('button', { name: 'Open nodes panel' }).click();
@@ -490,7 +569,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await nodesPanel.waitFor({ state: 'hidden' });
 	});
 
-	it("4. Make it yours: the credential, Template Key, Deal Fields, the CRM's address, the table found by its name", async () => {
+	it("4. Make it yours: in the engine the credential, Template Key and the e-mail; in the intake Deal Fields, the CRM's address, the secret and the engine", async () => {
+		await openWorkflow(engineId, 'Create Client');
 		for (const name of ['Create Client', 'Create Contract']) {
 			const node = await openPanel(name);
 			await pickCredential(node);
@@ -501,6 +581,30 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			}
 		}
 
+		// Tell a Person: the person's address and one the mail server sends from, and a new SMTP
+		// credential; then that credential picked in Daily Summary.
+		const tell = await openPanel('Tell a Person');
+		await panelField(tell, 'To Email').getByRole('textbox').fill(PERSON_EMAIL);
+		await panelField(tell, 'From Email').getByRole('textbox').fill(SENDER_EMAIL);
+		await letTheEditSettle();
+		await makeSmtpCredential(tell);
+		const summary = await openPanel('Daily Summary');
+		await pickCredential(summary, SMTP_CREDENTIAL_NAME);
+
+		// Opened again, Create Contract shows the new Template Key: the engine has it.
+		await openPanel('Create Contract');
+		expect(await panelField(panel(), 'Template Key').getByRole('textbox').inputValue()).toBe(
+			TEMPLATE_KEY,
+		);
+		await closePanel();
+		await savedWith(
+			engineId,
+			(steps) =>
+				JSON.stringify(steps['Create Contract']?.parameters).includes(TEMPLATE_KEY) &&
+				Boolean(steps['Daily Summary']?.credentials),
+		);
+
+		await openWorkflow(intakeId, 'Deal Won');
 		// Deal Fields: the README's names, reading the test deal, so nothing to change here.
 		const fields = await openPanel('Deal Fields');
 		const assigned = await fields
@@ -516,7 +620,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			'fullname',
 			'email',
 			'organization',
-			'won',
+			'status',
+			'intakeId',
 		]);
 		for (const name of assigned) expect(FIRST_WORKFLOW).toContain(`\`${name}\``);
 		await screenshot('4-deal-fields', await parametersColumn());
@@ -558,29 +663,36 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await letTheEditSettle();
 		await screenshot('4-deal-won-secret', await parametersColumn());
 
-		// Tell a Person: the person's address and one the mail server sends from, and a new SMTP
-		// credential; then that credential picked in Daily Summary.
-		const tell = await openPanel('Tell a Person');
-		await panelField(tell, 'To Email').getByRole('textbox').fill(PERSON_EMAIL);
-		await panelField(tell, 'From Email').getByRole('textbox').fill(SENDER_EMAIL);
-		await letTheEditSettle();
-		await makeSmtpCredential(tell);
-		const summary = await openPanel('Daily Summary');
-		await pickCredential(summary, SMTP_CREDENTIAL_NAME);
-
-		// Opened again, the panels show the new Template Key and address: the workflow has them.
-		await openPanel('Create Contract');
-		expect(await panelField(panel(), 'Template Key').getByRole('textbox').inputValue()).toBe(
-			TEMPLATE_KEY,
+		// Contract Engine: the engine imported in step 3, picked from the list.
+		expect(FIRST_WORKFLOW.replace(/\s+/g, ' ')).toContain(
+			`pick the engine you imported, **${ENGINE.name}**, from the list`,
 		);
+		const contractEngine = await openPanel('Contract Engine');
+		await panelField(contractEngine, 'Workflow').getByTestId('rlc-input').click();
+		// The list puts the step's value as imported first (the engine by the name it had where it
+		// was exported); the engine imported here follows, among this n8n's workflows.
+		await page.getByTestId('rlc-search').fill(ENGINE.name);
+		const engines = page.getByTestId('rlc-item').filter({ hasText: ENGINE.name });
+		await expect.poll(() => engines.count(), POLL).toBe(2);
+		await engines.last().click();
+		await letTheEditSettle();
+		await screenshot('4-contract-engine', await parametersColumn());
+
+		// Opened again, Send Keys to CRM shows the new address: the intake has it.
 		await openPanel('Send Keys to CRM');
 		expect(await panelField(panel(), 'URL').getByRole('textbox').innerText()).toContain(
 			`${crm.url}/api/deals/`,
 		);
 		await closePanel();
+		await savedWith(
+			intakeId,
+			(steps) =>
+				(steps['Contract Engine']?.parameters.workflowId as { value?: string } | undefined)
+					?.value === engineId && Boolean(steps['Deal Won']?.credentials),
+		);
 	});
 
-	it("4. To hear of a run that fails: the alert imported as a second workflow, its addresses and the SMTP credential; Execute workflow sends a test alert; published, and named in the deal workflow's … → Settings, Error Workflow", async () => {
+	it("4. To hear of a run that fails: the alert imported as a third workflow, its addresses and the SMTP credential; Execute workflow sends a test alert; published, and named in the engine's and the intake's … → Settings, Error Workflow", async () => {
 		expect(FIRST_WORKFLOW).toContain(`\`examples/${ALERT_FILE}\``);
 		const alertId = await importInNewWorkflow(ALERT_FILE);
 		expect(ALERT.nodes.map((node) => node.name)).toContain('Alert by Email');
@@ -604,27 +716,33 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		expect(test.text).toContain('This is a test of your alerts');
 		await publish();
 
-		// Back in the deal workflow: … → Settings, Error Workflow, Save.
-		await page.goto(`${editor.url}/workflow/${workflowId}`);
-		await shows(canvasNode(page, 'Deal Won'));
-		await page.getByRole('button', { name: 'More actions' }).first().click();
-		await page.getByRole('menuitem', { name: 'Settings', exact: true }).click();
-		const settings = page.getByRole('dialog').filter({ hasText: 'Error Workflow' });
-		// The list searches n8n as one types; an unpublished workflow in it cannot be picked.
-		await settings.getByTestId('workflow-settings-error-workflow').click();
-		await page.keyboard.type(ALERT.name);
-		await page.getByRole('option', { name: ALERT.name, exact: true }).click();
-		await settings.getByRole('button', { name: 'Save', exact: true }).click();
-		await settings.waitFor({ state: 'hidden' });
-		const rest = await ownerSession(editor.url);
-		const saved = await restJson<{ settings?: { errorWorkflow?: string } }>(
-			rest,
-			`/rest/workflows/${workflowId}`,
-		);
-		expect(saved.settings?.errorWorkflow).toBe(alertId);
+		// In the engine and in the intake: … → Settings, Error Workflow, Save.
+		await setErrorWorkflow(engineId, 'Create Client', alertId);
+		await setErrorWorkflow(intakeId, 'Deal Won', alertId);
 	});
 
-	it('5. Try it: the test deal made yours in Deal Won (Edit Output); Execute workflow runs it; a client and a contract, the keys sent to the CRM', async () => {
+	it('5. Publish both: the engine, Publish again in the dialog, then the intake the same way', async () => {
+		expect(FIRST_WORKFLOW).toMatch(/\*\*Publish\*\* the engine and \*\*Publish\*\* again/);
+		await openWorkflow(engineId, 'Create Client');
+		await publish(async (publishing) => {
+			await screenshot(
+				'5-publish',
+				around(
+					[
+						await boxOf(page.getByRole('button', { name: 'Publish', exact: true }).first()),
+						await boxOf(publishing.getByRole('button', { name: 'Cancel' })),
+						await boxOf(publishing.getByText('Publish workflow', { exact: true })),
+					],
+					40,
+				),
+			);
+		});
+		await openWorkflow(intakeId, 'Deal Won');
+		await publish();
+	});
+
+	it("5. Try it: the test deal made yours in the intake's Deal Won (Edit Output); Execute workflow runs it; the engine makes a client and a contract, the keys sent to the CRM", async () => {
+		await openWorkflow(intakeId, 'Deal Won');
 		const words = FIRST_WORKFLOW.replace(/\s+/g, ' ');
 		expect(words).toContain(TEST_DEAL.customer.name);
 		expect(words).toContain(TEST_DEAL.customer.company);
@@ -632,7 +750,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		// Deal Won's output, the test deal it holds: Edit Output, the customer's own details, Save.
 		const dealWon = await openPanel('Deal Won');
 		await dealWon.getByRole('button', { name: 'Edit Output' }).click();
-		const yours = EXAMPLE.pinData['Deal Won'].map(({ json }) => ({
+		const yours = INTAKE.pinData['Deal Won'].map(({ json }) => ({
 			...json,
 			body: { ...json.body, customer: { ...json.body.customer, ...YOU } },
 		}));
@@ -647,7 +765,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await page.getByTestId('execute-workflow-button').click();
 		try {
 			// Deal Won shows its pin, not a status: its output is the test deal it holds.
-			for (const name of STEPS_OF_A_NEW_CUSTOMER.slice(1)) {
+			for (const name of STEPS_OF_A_WON_DEAL.slice(1)) {
 				await shows(canvasNode(page, name).getByTestId('canvas-node-status-success'), GIVE_UP_MS);
 			}
 		} catch (error) {
@@ -661,11 +779,15 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			await sleep(500);
 		}
 		const onCanvas = [
-			...STEPS.map((node) => canvasNode(page, node.name)),
+			...stepsOf(INTAKE).map((node) => canvasNode(page, node.name)),
 			page.getByRole('button', { name: 'Execute workflow' }).first(),
 		];
 		await screenshot('5-run', around(await Promise.all(onCanvas.map(boxOf)), 24));
 
+		// The engine finishes the deal in a run of its own, which the intake's run does not wait for.
+		await waitFor(`the engine to send the keys of deal ${TEST_DEAL.deal.id} to the CRM`, () =>
+			keysFor(TEST_DEAL.deal.id).length > 0 ? true : undefined,
+		);
 		const { clients, contracts } = customerAtService(editor.service, TEST_DEAL.customer.id);
 		expect(clients).toEqual([
 			expect.objectContaining({ fullname: YOU.name, email: YOU.email, organization: YOU.company }),
@@ -688,7 +810,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			}),
 		]);
 
-		// The data table steps find the table Make Table made by its name: nothing to pick.
+		// The engine's data table steps find the table Make Table made by its name: nothing to pick.
+		await openWorkflow(engineId, 'Record Deal');
 		for (const name of ['Record Deal', 'Save Contract']) {
 			const node = await openPanel(name);
 			expect(await chosenTable(node), `${name}'s Data table field`).toEqual(['By Name', TABLE]);
@@ -696,26 +819,13 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await closePanel();
 	});
 
-	it("5. Then publish it: Publish, Publish again in the dialog, Deal Won's Production URL; the customer's next deal gets a contract for the same client", async () => {
-		expect(FIRST_WORKFLOW).toMatch(/\*\*Publish\*\* the workflow and \*\*Publish\*\* again/);
-		await publish(async (publishing) => {
-			await screenshot(
-				'5-publish',
-				around(
-					[
-						await boxOf(page.getByRole('button', { name: 'Publish', exact: true }).first()),
-						await boxOf(publishing.getByRole('button', { name: 'Cancel' })),
-						await boxOf(publishing.getByText('Publish workflow', { exact: true })),
-					],
-					40,
-				),
-			);
-		});
+	it("5. Then Deal Won's Production URL for the CRM: a post without the secret turned away; the customer's next deal gets a contract for the same client", async () => {
+		await openWorkflow(intakeId, 'Deal Won');
 		const webhook = await openPanel('Deal Won');
 		await webhook.getByText('Production URL', { exact: true }).click();
 		productionUrl = await copyWebhookUrl(webhook, '/webhook/');
 		expect(new URL(productionUrl).pathname).toBe(
-			`/webhook/${String(EXAMPLE.nodes[0].parameters.path)}`,
+			`/webhook/${String(INTAKE.nodes[0].parameters.path)}`,
 		);
 		await screenshot('5-production-url', await webhookUrls(webhook, '/webhook/'));
 		await closePanel();
@@ -725,7 +835,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		const sent = await postToWebhook(productionUrl, ANOTHER_DEAL, { headers: CRM_HEADERS });
 		expect(sent.status, await sent.clone().text()).toBe(200);
 		await waitFor(
-			`the published workflow to send the keys of deal ${ANOTHER_DEAL.deal.id} to the CRM`,
+			`the published engine to send the keys of deal ${ANOTHER_DEAL.deal.id} to the CRM`,
 			() => (keysFor(ANOTHER_DEAL.deal.id).length > 0 ? true : undefined),
 		);
 		const { clients, contracts } = customerAtService(editor.service, TEST_DEAL.customer.id);
@@ -739,18 +849,17 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 	it("5. The test deal's run counts too: Won deals has a row for each deal, done, and the test deal sent again gets nothing more", async () => {
 		const sent = await postToWebhook(productionUrl, TEST_DEAL, { headers: CRM_HEADERS });
 		expect(sent.status, await sent.clone().text()).toBe(200);
-		// The test run, the next deal, the test deal again.
+		// The intake's: the test run, the next deal, the test deal again, and the engine's calls
+		// back with the keys; then the engine's, each started by the intake's runs before it ended.
 		const rest = await ownerSession(editor.url);
-		const runs = await endedRuns(rest, workflowId, 3, GIVE_UP_MS);
-		// One CI run had a fourth run, also a success, with nothing more created; which kind it
-		// was is logged here, so that the next one says.
-		if (runs.length > 3) log(`runs of the workflow: ${JSON.stringify(runs)}`);
+		const intakeRuns = await endedRuns(rest, intakeId, 3, GIVE_UP_MS);
+		const runs = [...intakeRuns, ...(await endedRuns(rest, engineId, 1, GIVE_UP_MS))];
 		expect(
 			runs.filter((run) => run.status !== 'success'),
 			JSON.stringify(runs),
 		).toEqual([]);
-		expect(runs.filter((run) => run.mode === 'webhook').length).toBeGreaterThanOrEqual(2);
-		expect(runs.filter((run) => run.mode === 'manual').length).toBeGreaterThanOrEqual(1);
+		expect(intakeRuns.filter((run) => run.mode === 'webhook').length).toBe(2);
+		expect(intakeRuns.filter((run) => run.mode === 'manual').length).toBeGreaterThanOrEqual(1);
 		expect(customerAtService(editor.service, TEST_DEAL.customer.id).contracts).toHaveLength(2);
 
 		await page.getByRole('menuitem', { name: 'Overview' }).click();
@@ -766,8 +875,8 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				`the rows of deal ${dealId} in ${TABLE}`,
 			).toHaveLength(1);
 		}
-		// The tables the workflow made, with the columns docs/examples.md lists.
-		expect(await tableColumns(TABLE)).toEqual(WON_DEALS_TABLE.columns);
+		// The tables the engine made, with the columns docs/examples.md lists.
+		expect(await tableColumns(TABLE)).toEqual(ENGINE_TABLE.columns);
 		expect(await tableColumns(CUSTOMERS_TABLE.name)).toEqual(CUSTOMERS_TABLE.columns);
 		// The status column is beyond the grid's width: its rows as n8n has them.
 		const statuses = (await tableRows(rest, await tableIdOf(TABLE))).map((row) => [
@@ -782,7 +891,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 
 	it('4. Tell a Person and Daily Summary as step 4 set them: the daily summary reaches the address given, through the SMTP credential made there', async () => {
 		const rest = await ownerSession(editor.url);
-		const run = await runFromTrigger(rest, workflowId, 'Every Day', GIVE_UP_MS);
+		const run = await runFromTrigger(rest, engineId, 'Every Day', GIVE_UP_MS);
 		expect(run.status, runError(run)).toBe('success');
 		const mail = await smtp.waitForMail(
 			(each) => each.subject.startsWith('n8n: won deals on'),
@@ -806,10 +915,14 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 	it('shows no error on the page', () => {
 		// n8n 2.41.1's own: its canvas logs the first when a new workflow opens from the Overview
 		// (before any node of this package is on it), and its panels ask for output schemas that
-		// n8n does not ship for some of its own nodes (Set, If). Nothing else may appear.
+		// n8n does not ship for some of its own nodes (Set, If). The intake as imported names the
+		// engine by its id where it was exported, which n8n looks up, with its inputs, until step 4
+		// picks the engine imported here. Nothing else may appear.
 		const n8nOwn = [
 			/injectNDVStore\(\) was accessed without an active workflow document store/,
 			/status of 404 \(Not Found\) \(at http:\/\/[^/]+\/schemas\/n8n-nodes-base\./,
+			new RegExp(`status of 404 \\(Not Found\\) \\(at http://[^/]+/rest/workflows/${ENGINE_ID}\\)`),
+			/status of 400 \(Bad Request\) \(at http:\/\/[^/]+\/rest\/dynamic-node-parameters\/local-resource-mapper-fields\)/,
 		];
 		const problems = editor.problems.filter((problem) => !n8nOwn.some((own) => own.test(problem)));
 		expect(problems).toEqual([]);
