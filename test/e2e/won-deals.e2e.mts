@@ -1276,6 +1276,97 @@ describe("your own CRM's fields (README, step 4)", () => {
 	});
 });
 
+/**
+ * The Webhook intake as a user adapts it (`change`), saved and published beside the suite's own,
+ * under a path of its own: the engine calls it back with the keys, which n8n 2.x runs only once it
+ * is published. Its production URL.
+ */
+async function publishedIntake(name: string, change: (workflow: ExampleWorkflow) => void) {
+	const { id: _id, ...workflow } = setUp(INTAKE);
+	change(workflow as ExampleWorkflow);
+	const path = `crm-deal-${name}`;
+	workflow.nodes = workflow.nodes.map((node) =>
+		node.name === 'Deal Won'
+			? { ...node, webhookId: crypto.randomUUID(), parameters: { ...node.parameters, path } }
+			: node,
+	);
+	const saved = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
+		method: 'POST',
+		body: JSON.stringify({ ...workflow, name: `${workflow.name} (${name})` }),
+	});
+	await publishInN8n(suite.rest, saved.id);
+	return `${suite.n8n.url}/webhook/${path}`;
+}
+
+/** Posts the CRM's event with its secret, and waits until every run it started has ended well. */
+async function postToIntake(url: string, body: unknown) {
+	const before = new Set((await settled(new Set())).map((run) => run.id));
+	const answer = await postToWebhook(url, body, {
+		headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+	});
+	expect(answer.status).toBe(200);
+	await expectSucceeded(await settled(before));
+}
+
+describe("your own CRM's fields in the Webhook intake (README, step 4)", () => {
+	it('Deal Fields and Won? set for another CRM: one client and one contract, nothing else changed', async () => {
+		const event = structuredClone(OTHER_CRM_EVENT);
+		event.opportunity.ref = 'OPP-89';
+		event.account.ref = 'ACC-6';
+		const url = await publishedIntake('other-crm', (workflow) => {
+			const fields = workflow.nodes.find((node) => node.name === 'Deal Fields')!.parameters
+				.assignments as { assignments: Array<{ name: string; value: string }> };
+			expect(fields.assignments.map(({ name }) => name)).toEqual([
+				...Object.keys(FOR_OTHER_CRM).filter((name) => name !== 'won'),
+				'status',
+				'intakeId',
+			]);
+			for (const assignment of fields.assignments) {
+				if (assignment.name === 'status') assignment.value = '={{ $json.body.opportunity.stage }}';
+				else if (assignment.name !== 'intakeId') assignment.value = FOR_OTHER_CRM[assignment.name];
+			}
+			// Won?: the status the other CRM gives a won deal.
+			const won = JSON.stringify(workflow.nodes.find((node) => node.name === 'Won?')!.parameters);
+			expect(won).toContain('"rightValue":"won"');
+			workflow.nodes.find((node) => node.name === 'Won?')!.parameters = JSON.parse(
+				won.replace('"rightValue":"won"', '"rightValue":"closed_won"'),
+			);
+		});
+		await postToIntake(url, event);
+		const clients = suite.service.clients().filter((client) => client.customKey === 'ACC-6');
+		expect(clients).toMatchObject([
+			{
+				fullname: 'Katherine Johnson',
+				email: 'katherine@example.com',
+				organization: 'Langley Research',
+			},
+		]);
+		expect(
+			suite.service.contracts().filter((contract) => contract.clientKey === clients[0].clientKey),
+		).toMatchObject([{ name: 'Wind tunnel lease' }]);
+		expect(await tableRows(suite.rest, tableId, { dealId: 'OPP-89' })).toMatchObject([
+			{ status: 'done' },
+		]);
+	});
+
+	it('Send Keys to CRM deactivated, to keep the keys only in Won deals: the deal done with its keys, nothing sent to the CRM', async () => {
+		const url = await publishedIntake('keys-kept', (workflow) => {
+			workflow.nodes = workflow.nodes.map((node) =>
+				node.name === 'Send Keys to CRM' ? { ...node, disabled: true } : node,
+			);
+		});
+		const deal = engineEvent(16, 14);
+		const sentBefore = suite.recorder.requests.length;
+		await postToIntake(url, webhookBody(deal));
+		const { contracts } = atService(engineDriver(), deal);
+		expect(contracts).toHaveLength(1);
+		expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
+			{ status: 'done', contractKey: contracts[0].contractKey },
+		]);
+		expect(suite.recorder.requests.length).toBe(sentBefore);
+	});
+});
+
 /** A person of the customer, as the CRM intakes' pins carry them. */
 const person = (customer: number) => ({
 	fullname: `Ada Customer${customer}`,
