@@ -306,8 +306,8 @@ export async function publishInN8n(rest: RestSession, workflowId: string): Promi
 /**
  * Waits until n8n runs the published version: n8n 2.41 applies a publication in the background
  * (its publication outbox), and until then a sub-workflow call still gets the version before
- * (`getPublishedWorkflowData` in workflow-execute-additional-data.js). n8n 2.x before the outbox has
- * no publication-status and applies a publication at once.
+ * (`getPublishedWorkflowData` in workflow-execute-additional-data.js). An n8n that answers 404 to
+ * publication-status is not waited for.
  */
 async function publicationApplied(rest: RestSession, workflowId: string): Promise<void> {
 	const path = `/rest/workflows/${workflowId}/publication-status`;
