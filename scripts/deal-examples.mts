@@ -1,9 +1,7 @@
 /**
- * The won-deal examples: examples/deal-won-webhook.json, a whole workflow for a CRM that posts its
- * deals; examples/contract-engine.json, the same steps for every CRM, and the intakes
- * (examples/intake-*.json), each a CRM's own steps, which give the engine its deals. The steps
- * after Deal Fields are one code for the Webhook example and the engine. Written from here;
- * test/deal-examples.test.mts checks that the files are what this writes.
+ * The won-deal examples: examples/contract-engine.json, the same steps for every CRM, and the
+ * intakes (examples/intake-*.json), each a CRM's own steps, which give the engine its deals.
+ * Written from here; test/deal-examples.test.mts checks that the files are what this writes.
  *
  *   npm run examples     (writes the files)
  */
@@ -257,36 +255,31 @@ const READ = { ...RETRY, onError: 'continueErrorOutput' as const };
  */
 const FIRST_ROW = { limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' };
 
-/** What the Webhook example and the engine bring: their steps up to Deal Fields and where the keys go back. */
+/** What the engine brings: its steps up to Record Deal, the reads of the deal and where the keys go back. */
 export interface CrmHead {
 	/** The example's file, under examples/. */
 	file: string;
-	/** The workflow's id, when not made from the file's name. */
-	id?: string;
-	/** Its table of deals, when not WON_DEALS_TABLE. */
-	table?: typeof WON_DEALS_TABLE;
+	/** The workflow's id. */
+	id: string;
+	/** Its table of deals. */
+	table: typeof WON_DEALS_TABLE;
 	number: number;
 	title: string;
-	/**
-	 * The steps from the trigger to the ones before Deal Fields, in order; with `lookups`, those
-	 * before Record Deal.
-	 */
+	/** The steps from the trigger to the ones before Record Deal, in order. */
 	steps: WorkflowNode[];
-	/** Their connections, up to and including those into Deal Fields (Make Table and Record Deal). */
+	/** Their connections, up to and including those into Make Table and Record Deal. */
 	connections: Workflow['connections'];
 	/**
-	 * For deals given with little more than their id (the engine's, from a CRM's intake): the steps
-	 * that read the deal. The deal is recorded first, so that a read that fails leaves a row the
-	 * retry finds; the reads start from the deal's row and end in Deal Fields, whose values are then
-	 * saved to the row. Each position is [column, row] from where the reads start.
+	 * For deals given with little more than their id (from a CRM's intake): the steps that read the
+	 * deal. The deal is recorded first, so that a read that fails leaves a row the retry finds; the
+	 * reads start from the deal's row and end in Deal Fields, whose values are then saved to the
+	 * row. Each position is [column, row] from where the reads start.
 	 */
-	lookups?: {
+	lookups: {
 		/** The sticky note over the steps that read the deal. */
 		sticky: string;
-		/** The deal's id in the trigger's event, which Record Deal writes. */
-		dealId: string;
-		/** What Record Deal writes instead, when the event tells more than the deal's id. */
-		record?: Record<string, string>;
+		/** What Record Deal writes: what the intake gives. */
+		record: Record<string, string>;
 		recordNote: string;
 		steps: WorkflowNode[];
 		/** Their connections, those into Deal Fields, Not Won and What Failed included. */
@@ -297,21 +290,16 @@ export interface CrmHead {
 		'dealId' | 'contractName' | 'customerId' | 'fullname' | 'email' | 'organization',
 		string
 	>;
-	/**
-	 * Where the trigger's own event says whether the deal is won, that test, read in Deal Fields as
-	 * `won` and checked by Won? right after it: what the user adapts is then all in Deal Fields.
-	 */
-	won?: string;
 	dealFieldsNote: string;
-	/** The sticky note over the CRM's first steps. */
+	/** The sticky note over its first steps. */
 	sticky: string;
-	/** A step right after Record Deal that answers the CRM, now that the deal is kept. */
-	recorded?: Omit<WorkflowNode, 'id' | 'position'>;
+	/** A step right after Record Deal that lets the intake have its answer, now that the deal is kept. */
+	recorded: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
 	 * The step the run ends at, after `recorded`, which starts another run to finish the deal and
 	 * gives out the very list of items that run was started with.
 	 */
-	recordedEndsWith?: Omit<WorkflowNode, 'id' | 'position'>;
+	recordedEndsWith: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
 	 * The step after Save Contract that gives the CRM the keys; its failures go to What Failed,
 	 * and the sweep sends them again. It has no Retry On Fail: n8n runs a step again for every item
@@ -319,14 +307,12 @@ export interface CrmHead {
 	 * several deals the keys already taken would go again.
 	 */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
-	/** A test event held on the trigger, which Execute workflow runs with. */
-	pinData?: Json;
 }
 
-/** The workflow of one CRM: its head, then the steps every won-deal example shares. */
+/** The engine's workflow: its head, then the steps that finish a deal. */
 export function dealExample(head: CrmHead): Workflow {
 	const x = (column: number) => column * 240;
-	const wonDeals = head.table ?? WON_DEALS_TABLE;
+	const wonDeals = head.table;
 	const dealColumns = (values: Record<string, string>) => tableColumns(values, wonDeals.columns);
 	let counter = 100;
 	const node = (
@@ -418,17 +404,13 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 		});
 	const lookups = head.lookups;
-	/** Whether the deal is known to be won only once it is read from the CRM. */
-	const readsWon = !!lookups?.steps.some((step) => step.name === 'Won?');
-	/** The column of Record Deal, less 2; with lookups, Deal Fields and Won? are not before it. */
-	const start = lookups
-		? Math.max(...head.steps.map((step) => step.position[0])) / x(1)
-		: head.steps.length + (head.won ? 1 : 0);
+	/** The column of Record Deal, less 2. */
+	const start = Math.max(...head.steps.map((step) => step.position[0])) / x(1);
 	/** The column of Add Customer: one further right for Has Customer?. */
-	const c = start + 7 + (lookups ? 1 : 0);
+	const c = start + 8;
 	/** Where a step of the reads from the CRM goes: above the row of the deal's own steps. */
 	const above = (column: number, row = 0): [number, number] => [x(start + 8 + column), -760 + row];
-	const afterLookups = lookups ? Math.max(...lookups.steps.map((step) => step.position[0])) + 1 : 0;
+	const afterLookups = Math.max(...lookups.steps.map((step) => step.position[0])) + 1;
 	/**
 	 * What the failure on What Failed's input says: its HTTP status or network code (the HTTP
 	 * Request node's `status`, other nodes' `httpCode`, the Contract Signing node's `code`), and
@@ -460,39 +442,23 @@ export function dealExample(head: CrmHead): Workflow {
 	const tries = `Number(${deal('tries')} || 0) + (${counts} ? 1 : 0)`;
 	const failedStatus = `${failure.mayExist} ? 'check' : ${tries} >= ${MAX_TRIES} ? 'failed' : 'retry'`;
 	const shared: WorkflowNode[] = [
-		node('Deal Fields', lookups ? above(afterLookups) : [x(head.steps.length), 0], {
+		node('Deal Fields', above(afterLookups), {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: head.dealFieldsNote,
 			parameters: {
 				assignments: {
-					assignments: [
-						...Object.entries(head.fields).map(([name, value]) => ({
-							name,
-							value: `={{ String(${value} ?? '').trim() }}`,
-							type: 'string',
-						})),
-						...(head.won ? [{ name: 'won', value: `={{ ${head.won} }}`, type: 'boolean' }] : []),
-					].map((assignment, index) => ({
+					assignments: Object.entries(head.fields).map(([name, value], index) => ({
 						id: `${nodeId(head.number, 99)}-${index}`,
-						...assignment,
+						name,
+						value: `={{ String(${value} ?? '').trim() }}`,
+						type: 'string',
 					})),
 				},
 				options: {},
 			},
 		}),
-		...(head.won && !lookups
-			? [
-					ifStep(
-						'Won?',
-						[x(start), 0],
-						95,
-						'Only a won deal goes on: Deal Fields says whether it is. A deal won before and changed since goes on too, and First Time? stops it: it already has its contract.',
-						[ifCondition('={{ $json.won }}', isTrue)],
-					),
-				]
-			: []),
-		node('Has Ids?', lookups ? above(afterLookups + 1) : [x(start + 1), 0], {
+		node('Has Ids?', above(afterLookups + 1), {
 			type: 'n8n-nodes-base.if',
 			typeVersion: 2.2,
 			notes:
@@ -514,60 +480,33 @@ export function dealExample(head: CrmHead): Workflow {
 			CUSTOMERS_TABLE,
 			`Makes the data table "${CUSTOMERS_TABLE.name}" the first time the workflow runs, and finds it on every run after.`,
 		),
-		lookups
-			? updateDeal(
-					'No Ids',
-					above(afterLookups + 2, 200),
-					['new'],
-					{
-						status: 'failed',
-						problem:
-							'The won deal has no customer in the CRM: give it one there (or map customerId in Deal Fields).',
-						told: 'no',
-					},
-					'A won deal without a customer cannot get a client: a person is asked to give it one.',
-				)
-			: node('No Ids', [x(start + 2), 200], {
-					type: 'n8n-nodes-base.stopAndError',
-					typeVersion: 1,
-					parameters: {
-						errorMessage:
-							'The won deal has no deal id or no customer id: in Deal Fields, map dealId and customerId to the ids your CRM sends.',
-					},
-				}),
+		updateDeal(
+			'No Ids',
+			above(afterLookups + 2, 200),
+			['new'],
+			{
+				status: 'failed',
+				problem:
+					'The won deal has no customer in the CRM: give it one there (or map customerId in Deal Fields).',
+				told: 'no',
+			},
+			'A won deal without a customer cannot get a client: a person is asked to give it one.',
+		),
 		table(
 			'Record Deal',
 			[x(start + 2), 0],
 			'insert',
 			{
-				columns: dealColumns(
-					lookups
-						? {
-								...(lookups.record ?? { dealId: `={{ String(${lookups.dealId}) }}` }),
-								status: 'new',
-								tries: '0',
-							}
-						: {
-								dealId: '={{ $json.dealId }}',
-								customerId: '={{ $json.customerId }}',
-								contractName: '={{ $json.contractName }}',
-								fullname: '={{ $json.fullname }}',
-								email: '={{ $json.email }}',
-								organization: '={{ $json.organization }}',
-								status: 'new',
-								tries: '0',
-							},
-				),
+				columns: dealColumns({ ...lookups.record, status: 'new', tries: '0' }),
 				options: {},
 			},
-			`${lookups ? lookups.recordNote : 'Writes the won deal'} to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, its keys, and its status, which says before each step what the step is about to do.`,
+			`${lookups.recordNote} to the data table "${WON_DEALS_TABLE.name}", found by its name (n8n before 2.3: pick it From list). The table holds one row per deal: its customer, its keys, and its status, which says before each step what the step is about to do.`,
 		),
 		node('Deal', [x(start + 3), 0], {
 			type: 'n8n-nodes-base.noOp',
 			typeVersion: 1,
-			notes: lookups
-				? "The deal's row, new, tried again, or back with what was read from the CRM: the steps after this one read it here."
-				: "The deal's row, new or tried again: the steps after this one read it here.",
+			notes:
+				"The deal's row, new, tried again, or back with what was read from the CRM: the steps after this one read it here.",
 			parameters: {},
 		}),
 		firstRow(
@@ -585,26 +524,22 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		deleteDeal(
 			'Forget Repeat',
-			[x(start + (readsWon ? 7 : 6)), readsWon ? 300 : 200],
+			[x(start + 7), 300],
 			'Deletes the row just written for the repeat: the table keeps one row per deal.',
 		),
-		...(readsWon
-			? [
-					ifStep(
-						'Still Reading?',
-						[x(start + 6), 240],
-						88,
-						"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
-						[ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue)],
-					),
-					markWaiting(
-						'Wait for First Event',
-						[x(start + 7), 480],
-						"The deal's first event was still being read from the CRM.",
-						"Marks this event of the deal waiting: Every 10 Minutes tries it again, once the first event's read has ended. If that one went on, this one is then deleted as a repeat; if the deal was not won then, this one is read from the CRM.",
-					),
-				]
-			: []),
+		ifStep(
+			'Still Reading?',
+			[x(start + 6), 240],
+			88,
+			"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
+			[ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue)],
+		),
+		markWaiting(
+			'Wait for First Event',
+			[x(start + 7), 480],
+			"The deal's first event was still being read from the CRM.",
+			"Marks this event of the deal waiting: Every 10 Minutes tries it again, once the first event's read has ended. If that one went on, this one is then deleted as a repeat; if the deal was not won then, this one is read from the CRM.",
+		),
 		ifStep(
 			'Has Contract?',
 			[x(start + 6), 0],
@@ -612,39 +547,35 @@ export function dealExample(head: CrmHead): Workflow {
 			'A deal whose contract is made, tried again because its keys did not reach the CRM, goes straight to giving them back.',
 			[ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty)],
 		),
-		...(lookups
-			? [
-					ifStep(
-						'Has Customer?',
-						[x(start + 7), 120],
-						89,
-						"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
-						[ifCondition(`={{ ${deal('customerId')} }}`, notEmpty)],
-					),
-					...lookups.steps.map((step) => ({
-						...step,
-						position: above(step.position[0], step.position[1]),
-					})),
-					updateDeal(
-						'Save Details',
-						above(afterLookups + 2),
-						['new'],
-						{
-							customerId: '={{ $json.customerId }}',
-							contractName: '={{ $json.contractName }}',
-							fullname: '={{ $json.fullname }}',
-							email: '={{ $json.email }}',
-							organization: '={{ $json.organization }}',
-						},
-						"Writes what was read from the CRM to the deal's row, and takes the deal back to Deal: from there it goes on as a deal whose customer is known.",
-					),
-					deleteDeal(
-						'Not Won',
-						above(lookups.steps.find((step) => step.name === 'Won?')?.position[0] ?? 0, -200),
-						'Deletes the row of a deal that is not won: the table keeps won deals only.',
-					),
-				]
-			: []),
+		ifStep(
+			'Has Customer?',
+			[x(start + 7), 120],
+			89,
+			"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
+			[ifCondition(`={{ ${deal('customerId')} }}`, notEmpty)],
+		),
+		...lookups.steps.map((step) => ({
+			...step,
+			position: above(step.position[0], step.position[1]),
+		})),
+		updateDeal(
+			'Save Details',
+			above(afterLookups + 2),
+			['new'],
+			{
+				customerId: '={{ $json.customerId }}',
+				contractName: '={{ $json.contractName }}',
+				fullname: '={{ $json.fullname }}',
+				email: '={{ $json.email }}',
+				organization: '={{ $json.organization }}',
+			},
+			"Writes what was read from the CRM to the deal's row, and takes the deal back to Deal: from there it goes on as a deal whose customer is known.",
+		),
+		deleteDeal(
+			'Not Won',
+			above(lookups.steps.find((step) => step.name === 'Won?')!.position[0], -200),
+			'Deletes the row of a deal that is not won: the table keeps won deals only.',
+		),
 		table(
 			'Add Customer',
 			[x(c), 120],
@@ -1020,60 +951,37 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 		}),
 	];
-	const recorded: WorkflowNode[] = head.recorded
-		? [{ ...head.recorded, id: nodeId(head.number, counter++), position: [x(start + 3), -200] }]
-		: [];
+	const recorded: WorkflowNode = {
+		...head.recorded,
+		id: nodeId(head.number, counter++),
+		position: [x(start + 3), -200],
+	};
 	const keysToCrm: WorkflowNode = {
 		...head.keysToCrm,
 		onError: 'continueErrorOutput',
 		id: nodeId(head.number, counter++),
 		position: [x(c + 11), 0] as [number, number],
 	};
-	if (head.recordedEndsWith) {
-		recorded.push({
-			...head.recordedEndsWith,
-			id: nodeId(head.number, counter++),
-			position: [x(start + 4), -200],
-		});
-	}
+	const recordedEndsWith: WorkflowNode = {
+		...head.recordedEndsWith,
+		id: nodeId(head.number, counter++),
+		position: [x(start + 4), -200],
+	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
-		...(lookups
-			? {
-					...lookups.connections,
-					'Deal Fields': { main: [to('Has Ids?')] },
-					'Has Ids?': { main: [to('Save Details'), to('No Ids')] },
-					'Save Details': { main: [to('Deal')] },
-				}
-			: {
-					...(head.won
-						? { 'Deal Fields': { main: [to('Won?')] }, 'Won?': { main: [to('Has Ids?')] } }
-						: { 'Deal Fields': { main: [to('Has Ids?')] } }),
-					'Has Ids?': { main: [to('Make Table', 'Record Deal'), to('No Ids')] },
-				}),
-		...(head.recorded
-			? {
-					'Record Deal': { main: [to(head.recorded.name)] },
-					[head.recorded.name]: {
-						main: [to(head.recordedEndsWith ? head.recordedEndsWith.name : 'Deal')],
-					},
-				}
-			: { 'Record Deal': { main: [to('Deal')] } }),
+		...lookups.connections,
+		'Deal Fields': { main: [to('Has Ids?')] },
+		'Has Ids?': { main: [to('Save Details'), to('No Ids')] },
+		'Save Details': { main: [to('Deal')] },
+		'Record Deal': { main: [to(recorded.name)] },
+		[recorded.name]: { main: [to(recordedEndsWith.name)] },
 		'Make Table': { main: [to('Make Customer Table')] },
 		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
-		'First Time?': {
-			main: [to('Has Contract?'), to(readsWon ? 'Still Reading?' : 'Forget Repeat')],
-		},
-		...(readsWon
-			? { 'Still Reading?': { main: [to('Wait for First Event'), to('Forget Repeat')] } }
-			: {}),
-		...(lookups
-			? {
-					'Has Contract?': { main: [to(keysToCrm.name), to('Has Customer?')] },
-					'Has Customer?': { main: [to('Add Customer'), to(lookups.steps[0].name)] },
-				}
-			: { 'Has Contract?': { main: [to(keysToCrm.name), to('Add Customer')] } }),
+		'First Time?': { main: [to('Has Contract?'), to('Still Reading?')] },
+		'Still Reading?': { main: [to('Wait for First Event'), to('Forget Repeat')] },
+		'Has Contract?': { main: [to(keysToCrm.name), to('Has Customer?')] },
+		'Has Customer?': { main: [to('Add Customer'), to(lookups.steps[0].name)] },
 		'Add Customer': { main: [to("Customer's First Deal")] },
 		"Customer's First Deal": { main: [to('Has Client?')] },
 		'Has Client?': { main: [to('Keep Client'), to('First Deal?')] },
@@ -1100,7 +1008,7 @@ export function dealExample(head: CrmHead): Workflow {
 		'Every Day': { main: [to('Make Table', 'Open Deals')] },
 		'Open Deals': { main: [to('Daily Summary')] },
 	};
-	const nodes = [...head.steps, ...shared, ...recorded, keysToCrm];
+	const nodes = [...head.steps, ...shared, recorded, recordedEndsWith, keysToCrm];
 	const named = (names: string[]) => nodes.filter((step) => names.includes(step.name));
 	const sweep = [
 		'Every 10 Minutes',
@@ -1118,25 +1026,18 @@ export function dealExample(head: CrmHead): Workflow {
 		'Open Deals',
 		'Daily Summary',
 	];
-	const reads = lookups
-		? [
-				...lookups.steps.map((step) => step.name),
-				'Deal Fields',
-				'Has Ids?',
-				'No Ids',
-				'Save Details',
-				'Not Won',
-			]
-		: [];
-	const crm = [
-		...head.steps.map((step) => step.name),
-		...(lookups ? [] : ['Deal Fields', ...(head.won ? ['Won?'] : [])]),
+	const reads = [
+		...lookups.steps.map((step) => step.name),
+		'Deal Fields',
+		'Has Ids?',
+		'No Ids',
+		'Save Details',
+		'Not Won',
 	];
+	const crm = head.steps.map((step) => step.name);
 	const stickies = [
 		sticky(nodeId(head.number, 80), 'Sticky Note', head.sticky, named(crm), 4),
-		...(lookups
-			? [sticky(nodeId(head.number, 81), 'Sticky Note1', lookups.sticky, named(reads), 4)]
-			: []),
+		sticky(nodeId(head.number, 81), 'Sticky Note1', lookups.sticky, named(reads), 4),
 		sticky(
 			nodeId(head.number, 82),
 			'Sticky Note2',
@@ -1153,15 +1054,13 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 	];
 	return {
-		id:
-			head.id ??
-			`csDealWon${head.file.replace(/^deal-won-|\.json$/g, '').replace(/^./, (c) => c.toUpperCase())}`,
+		id: head.id,
 		name: head.title,
 		nodes: [...nodes, ...stickies],
 		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
-		pinData: head.pinData ?? {},
+		pinData: {},
 	};
 }
 
@@ -1212,7 +1111,7 @@ function wonIf(
 
 const isTrue = { type: 'boolean', operation: 'true', singleValue: true };
 
-/** The write-back to a CRM's own API, for the Webhook example. */
+/** The write-back to a CRM's own API, for the Webhook intake. */
 const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 	name: 'Send Keys to CRM',
 	type: 'n8n-nodes-base.httpRequest',
@@ -1234,7 +1133,7 @@ export const CRM_SECRET = {
 	httpHeaderAuth: { id: 'crmSecretCredential', name: 'CRM secret' },
 };
 
-/** The deal the Webhook example holds as its test event, and the README shows. */
+/** The deal the Webhook intake holds as its test event, and the README shows. */
 export const TEST_DEAL = {
 	deal: { id: 'D-1042', name: 'Service agreement – Analytical Engines', status: 'won' },
 	customer: {
@@ -1245,65 +1144,12 @@ export const TEST_DEAL = {
 	},
 };
 
-export const WEBHOOK: CrmHead = {
-	file: 'deal-won-webhook.json',
-	number: 1,
-	title: 'Won deal → contract (Webhook)',
-	steps: [
-		{
-			id: nodeId(1, 1),
-			name: 'Deal Won',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			position: [0, 0],
-			webhookId: '6f3a9d2e-4b1c-4e8a-9d7f-2c5b8e1a4f60',
-			notes:
-				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. The CRM gets its answer from Deal Recorded, once the deal is kept.',
-			credentials: CRM_SECRET,
-			parameters: {
-				httpMethod: 'POST',
-				path: 'deal-won',
-				authentication: 'headerAuth',
-				responseMode: 'responseNode',
-				options: {},
-			},
-		},
-	],
-	connections: { 'Deal Won': { main: [to('Deal Fields')] } },
-	won: "$json.body.deal?.status === 'won'",
-	fields: {
-		dealId: '$json.body.deal?.id',
-		contractName: '$json.body.deal?.name',
-		customerId: '$json.body.customer?.id',
-		fullname: '$json.body.customer?.name',
-		email: '$json.body.customer?.email',
-		organization: '$json.body.customer?.company',
-	},
-	sticky:
-		'## Your CRM\nYour CRM posts each changed deal to **Deal Won**, with your secret in a header (README, step 4). **Deal Fields** is the one step to adapt to what your CRM sends.',
-	dealFieldsNote:
-		"Your CRM's fields, in the one place the workflow reads them: dealId and contractName (the deal's id and name), customerId (the id of the customer: one client per customer), the customer's fullname, email and organization, and won, true when the deal is won. If your CRM sends other names or says won otherwise, change the values here and nothing else.",
-	recorded: {
-		name: 'Deal Recorded',
-		type: 'n8n-nodes-base.respondToWebhook',
-		typeVersion: 1.1,
-		notes:
-			'Answers the CRM once the deal is written to Won deals, before anything else is done: from here on the workflow finishes the deal itself. If writing it fails, the CRM gets an error instead and can send the deal again; a deal that is not a win is answered too, with nothing done.',
-		parameters: { respondWith: 'noData', options: {} },
-	},
-	keysToCrm: SEND_KEYS_TO_CRM,
-	pinData: {
-		'Deal Won': [
-			{
-				json: {
-					headers: { 'content-type': 'application/json' },
-					params: {},
-					query: {},
-					body: TEST_DEAL,
-				},
-			},
-		],
-	},
+/** The test deal held on the Webhook intake's trigger, which Execute workflow runs with. */
+const TEST_EVENT = {
+	headers: { 'content-type': 'application/json' },
+	params: {},
+	query: {},
+	body: TEST_DEAL,
 };
 
 /**
@@ -1870,7 +1716,6 @@ export const ENGINE: CrmHead = {
 	lookups: {
 		sticky:
 			'## Read by the intake\nA deal whose intake gave only its id: the intake reads it from the CRM (**Read Details**); a deal the CRM says is not won is deleted. A read that fails is tried again every 10 minutes.',
-		dealId: '$json.dealId',
 		record: Object.fromEntries(
 			['dealId', 'intakeId', 'customerId', 'contractName', 'fullname', 'email', 'organization'].map(
 				(column) => [column, given(column)],
@@ -1989,11 +1834,19 @@ export function webhookIntake(): Workflow {
 	): WorkflowNode => ({ ...rest, id: id(node), name, position });
 	const nodes: WorkflowNode[] = [
 		step(1, 'Deal Won', [0, 0], {
-			...WEBHOOK.steps[0],
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2.1,
 			webhookId: '8b2e4f6a-1c3d-4e5f-9a7b-3d6c9e2f1a84',
-			parameters: { ...WEBHOOK.steps[0].parameters, path: 'crm-deal' },
 			notes:
 				'Your CRM posts here when a deal changes, as {"deal": {"id", "name", "status"}, "customer": {"id", "name", "email", "company"}}, with your secret in a header: n8n turns away a post without it before the workflow runs, so only your CRM can make contracts. Make the secret in Credential for Header Auth (a Name such as X-CRM-Secret and a long random Value) and give your CRM both. The CRM gets its answer from Deal Recorded, once the engine has the deal.',
+			credentials: CRM_SECRET,
+			parameters: {
+				httpMethod: 'POST',
+				path: 'crm-deal',
+				authentication: 'headerAuth',
+				responseMode: 'responseNode',
+				options: {},
+			},
 		}),
 		step(2, 'Deal Fields', [240, 0], {
 			type: 'n8n-nodes-base.set',
@@ -2037,9 +1890,11 @@ export function webhookIntake(): Workflow {
 			onError: 'continueErrorOutput',
 		},
 		step(5, 'Deal Recorded', [960, 0], {
-			...WEBHOOK.recorded!,
+			type: 'n8n-nodes-base.respondToWebhook',
+			typeVersion: 1.1,
 			notes:
 				'Answers the CRM once the engine has the deal; a deal that is not a win is answered too, with nothing done. If the engine could not write it, Not Recorded answers instead.',
+			parameters: { respondWith: 'noData', options: {} },
 		}),
 		step(11, 'Not Recorded', [960, 200], {
 			type: 'n8n-nodes-base.respondToWebhook',
@@ -2133,7 +1988,7 @@ export function webhookIntake(): Workflow {
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
-		pinData: WEBHOOK.pinData ?? {},
+		pinData: { 'Deal Won': [{ json: TEST_EVENT }] },
 	};
 }
 
@@ -2230,7 +2085,7 @@ function crmIntake(head: CrmSide, intake: Intake): Workflow {
 		type: 'n8n-nodes-base.set',
 		typeVersion: 3.4,
 		position: at(afterReads, 700),
-		notes: `${head.dealFieldsNote} These fields go back to the engine.`,
+		notes: `${head.dealFieldsNote} These fields go back to the engine. They read the CRM's steps as shipped: change a value only to read another of your CRM's fields.`,
 		parameters: {
 			assignments: {
 				assignments: Object.entries(head.fields).map(([name, value], index) => ({
@@ -2344,11 +2199,9 @@ const SALESFORCE_INTAKE = crmIntake(SALESFORCE, {
 		'## Read from Salesforce, and the keys back\nThe engine calls **Deal** to read the opportunity with its account and primary contact (**Deal Fields** says which of their fields it gets; one not won answers **Not Won**), and once the contract is made, to add a note with the keys (**Note on Opportunity**). A read or a write that fails goes back to the engine, which tries again every 10 minutes.',
 });
 
-export const HEADS: CrmHead[] = [WEBHOOK, ENGINE];
-
-/** Each example's file under examples/ and its workflow. */
+/** The engine's file under examples/ and its workflow. */
 export function dealExampleFiles(): Array<{ file: string; workflow: Workflow }> {
-	return HEADS.map((head) => ({ file: head.file, workflow: dealExample(head) }));
+	return [{ file: ENGINE.file, workflow: dealExample(ENGINE) }];
 }
 
 /** Each intake's file under examples/ and its workflow. */

@@ -1,6 +1,6 @@
 /**
- * Writes the won-deal examples (examples/deal-won-*.json), the contract engine and its intakes
- * from scripts/deal-examples.mts.
+ * Writes the won-deal examples, the contract engine and its intakes, from
+ * scripts/deal-examples.mts.
  *
  *   npm run examples
  */

@@ -1,5 +1,5 @@
 /**
- * What Failed and Mark for Retry of the won-deal examples, given each failure as the node that
+ * What Failed and Mark for Retry of the contract engine, given each failure as the node that
  * failed puts it out under On Error → Continue (using error output), read in n8n-nodes-base 2.41.1:
  * Pipedrive v2 (`actions/<resource>/get.operation.js`) and HubSpot v2 (`HubspotV2.node.js`) give
  * `{ error: error.message }`, text only; Salesforce (`Salesforce.node.js`) gives the message with
@@ -24,7 +24,7 @@ import {
 type Json = Record<string, unknown>;
 
 const workflow = JSON.parse(
-	readFileSync(new URL('../examples/deal-won-webhook.json', import.meta.url), 'utf8'),
+	readFileSync(new URL('../examples/contract-engine.json', import.meta.url), 'utf8'),
 ) as { nodes: Array<{ name: string; parameters: Json }> };
 const step = (name: string) => workflow.nodes.find((node) => node.name === name)!.parameters;
 const assignments = (

@@ -27,7 +27,7 @@ type Pins = Record<string, Array<{ json: Record<string, unknown> }>>;
 
 const items = (values: Array<Record<string, unknown>>) => values.map((json) => ({ json }));
 
-/** The body a CRM posts to the Webhook example, as its Deal Won step documents it. */
+/** The body a CRM posts to the Webhook intake, as its Deal Won step documents it. */
 export function webhookBody(event: DealEvent) {
 	return {
 		deal: { id: event.dealId, name: event.name, status: event.won ? 'won' : 'open' },

@@ -1,7 +1,7 @@
 /**
- * A CRM's bulk change into the Webhook won-deal example (examples/deal-won-webhook.json), and into
- * the contract engine through its Webhook intake (examples/contract-engine.json,
- * examples/intake-webhook.json), in a real n8n: the workflows published as a user publishes them,
+ * A CRM's bulk change into the contract engine through its Webhook intake
+ * (examples/contract-engine.json, examples/intake-webhook.json), in a real n8n: both published as a
+ * user publishes them,
  * DEALS won deals POSTed to the production URL at the same moment (one execution each, all running
  * at once), three deals to a customer, into a service that allows R requests per second (429 +
  * Retry-After beyond it, nothing done for a refused request). Deals that wait for their customer's
@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../service/smtp.mts';
 import { webhookBody, type DealEvent } from './crm-deals.mts';
-import { addColumn, importWonDealExample, pickDataTables, tableRows } from './data-tables.mts';
+import { importWonDealExample, tableRows } from './data-tables.mts';
 import {
 	crmSecretCredential,
 	CRM_SECRET_HEADER,
@@ -37,10 +37,9 @@ import {
 	smtpCredential,
 	webhookPath,
 	type Execution,
-	type ExampleWorkflow,
 	type RestSession,
 } from './n8n-instance.mts';
-import { CUSTOMERS_TABLE, WON_DEALS_TABLE } from '../../scripts/deal-examples.mts';
+import { ENGINE_TABLE } from '../../scripts/deal-examples.mts';
 import { useN8n } from './suite.mts';
 
 /** Won deals posted at once: 300 as issue 66 asks; DEAL_STORM_DEALS for a quicker look. */
@@ -51,37 +50,11 @@ const GIVE_UP_MS = 900_000;
 const MAX_SWEEPS = 10;
 const SWEEP = 'Every 10 Minutes';
 
-const WEBHOOK = readExample('deal-won-webhook.json');
 const ENGINE = readExample('contract-engine.json');
 const INTAKE = readExample('intake-webhook.json');
-
-/** What the CRM posts to, and the workflow whose runs finish the deals and whose sweep is run. */
-interface Target {
-	title: string;
-	posted: ExampleWorkflow;
-	finisher: ExampleWorkflow;
-	/** The deals' and customers' ids start with it: the targets share the tables. */
-	prefix: string;
-	/** The finisher's runs per deal: the engine records a deal in one and finishes it in another. */
-	runsPerDeal: number;
-}
-
-const TARGETS: Target[] = [
-	{
-		title: 'deal-won-webhook.json',
-		posted: WEBHOOK,
-		finisher: WEBHOOK,
-		prefix: '',
-		runsPerDeal: 1,
-	},
-	{
-		title: 'contract-engine.json with intake-webhook.json',
-		posted: INTAKE,
-		finisher: ENGINE,
-		prefix: 'engine-',
-		runsPerDeal: 2,
-	},
-];
+const TITLE = 'contract-engine.json with intake-webhook.json';
+/** The engine's runs per deal: it records a deal in one and finishes it in another. */
+const ENGINE_RUNS_PER_DEAL = 2;
 
 /** Won deals left by an outage for two sweeps at once, three to a customer. */
 const BACKLOG = Number(process.env.DEAL_BACKLOG_DEALS ?? 60);
@@ -99,7 +72,6 @@ afterAll(async () => {
 const suite = useN8n('a storm of won deals', { recorder: true, start: true, prepare, started });
 const { figures } = suite;
 let tableId: string;
-let customersTableId: string;
 
 async function prepare() {
 	suite.service.injectFault(
@@ -110,19 +82,10 @@ async function prepare() {
 }
 
 async function started() {
-	({ tableId, customersTableId } = await importWonDealExample(suite, WEBHOOK));
-	await publishInN8n(suite.rest, WEBHOOK.id);
-	// The engine keeps its deals in the same tables, with the intake each came from.
-	await addColumn(suite.rest, tableId, 'intakeId');
-	await importWorkflows(
-		suite.home,
-		[ENGINE, INTAKE].map((workflow) =>
-			pickDataTables(sendKeysTo(onTheTestsClock(structuredClone(workflow)), suite.recorder.url), {
-				[WON_DEALS_TABLE.name]: tableId,
-				[CUSTOMERS_TABLE.name]: customersTableId,
-			}),
-		),
-	);
+	({ tableId } = await importWonDealExample(suite, ENGINE, ENGINE_TABLE));
+	await importWorkflows(suite.home, [
+		sendKeysTo(onTheTestsClock(structuredClone(INTAKE)), suite.recorder.url),
+	]);
 	await publishInN8n(suite.rest, ENGINE.id);
 	await publishInN8n(suite.rest, INTAKE.id);
 }
@@ -233,158 +196,148 @@ const endedRuns = async (workflowId: string) =>
 		.filter(([status]) => runHasEnded(status))
 		.reduce((sum, [, count]) => sum + count, 0);
 
-for (const target of TARGETS) {
-	const { posted, finisher } = target;
+/** Sweeps one after another, as the schedule would, until no row is open; how many it took. */
+const sweepWhileOpen = async (events: DealEvent[]): Promise<number> => {
+	let sweeps = 0;
+	for (; sweeps < MAX_SWEEPS && (await openRows(events)).length > 0; sweeps++) {
+		const sweep: Execution = await runFromTrigger(suite.rest, ENGINE.id, SWEEP, GIVE_UP_MS);
+		expect(sweep.status, runError(sweep)).toBe('success');
+	}
+	return sweeps;
+};
 
-	/** Sweeps one after another, as the schedule would, until no row is open; how many it took. */
-	const sweepWhileOpen = async (events: DealEvent[]): Promise<number> => {
-		let sweeps = 0;
-		for (; sweeps < MAX_SWEEPS && (await openRows(events)).length > 0; sweeps++) {
-			const sweep: Execution = await runFromTrigger(suite.rest, finisher.id, SWEEP, GIVE_UP_MS);
-			expect(sweep.status, runError(sweep)).toBe('success');
-		}
-		return sweeps;
+/** Posts the deals to the published workflow's production URL at the same moment; their answers. */
+const postAtOnce = async (events: DealEvent[]): Promise<number[]> => {
+	const url = `${suite.n8n.url}/webhook/${webhookPath(INTAKE)}`;
+	return await Promise.all(
+		events.map(async (deal) => {
+			const response = await postToWebhook(url, webhookBody(deal), {
+				headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
+				withinMs: GIVE_UP_MS,
+			});
+			await response.text();
+			return response.status;
+		}),
+	);
+};
+
+/**
+ * Waits until the intake has `count` more runs and the engine ENGINE_RUNS_PER_DEAL as many, all
+ * ended; every run of both, by status.
+ */
+const runsAfter = async (before: { intake: number; engine: number }, count: number) => {
+	const engineRuns = await runsByStatus(
+		suite.rest,
+		ENGINE.id,
+		before.engine + ENGINE_RUNS_PER_DEAL * count,
+	);
+	// The engine's runs call the intake back: its runs counted once the engine's have ended.
+	return {
+		[INTAKE.name]: await runsByStatus(suite.rest, INTAKE.id, before.intake + count),
+		[ENGINE.name]: engineRuns,
 	};
+};
+const runsNow = async () => ({
+	intake: await endedRuns(INTAKE.id),
+	engine: await endedRuns(ENGINE.id),
+});
 
-	/** Posts the deals to the published workflow's production URL at the same moment; their answers. */
-	const postAtOnce = async (events: DealEvent[]): Promise<number[]> => {
-		const url = `${suite.n8n.url}/webhook/${webhookPath(posted)}`;
-		return await Promise.all(
-			events.map(async (deal) => {
-				const response = await postToWebhook(url, webhookBody(deal), {
-					headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
-					withinMs: GIVE_UP_MS,
-				});
-				await response.text();
-				return response.status;
-			}),
-		);
-	};
+describe(`${TITLE}: ${DEALS} won deals at once, ${DEALS_PER_CUSTOMER} to a customer, a service allowing ${R} requests per second`, () => {
+	it(
+		'every customer one client, every deal one contract and its keys in the CRM once, no execution failed',
+		{ timeout: GIVE_UP_MS * 2 },
+		async () => {
+			const { service, rest } = suite;
+			service.settings.rateLimit = { perSecond: R };
+			const deals = wonDeals('storm', DEALS);
+			const before = await runsNow();
+			const requestsBefore = service.requests.length;
+			const startedAt = Date.now();
+			const answers = await postAtOnce(deals);
+			expect(countBy(answers.map(String))).toEqual({ 200: DEALS });
+			const runs = await runsAfter(before, DEALS);
+			const dealSeconds = (Date.now() - startedAt) / 1000;
 
-	/**
-	 * Waits until the posted workflow has `count` more runs and the finisher `runsPerDeal` as many,
-	 * all ended; every run of both, by status.
-	 */
-	const runsAfter = async (before: { posted: number; finisher: number }, count: number) => {
-		const postedRuns = await runsByStatus(suite.rest, posted.id, before.posted + count);
-		if (finisher === posted) return { [posted.name]: postedRuns };
-		const finisherRuns = await runsByStatus(
-			suite.rest,
-			finisher.id,
-			before.finisher + target.runsPerDeal * count,
-		);
-		// The engine's runs call the intake back: its runs counted once the engine's have ended.
-		return {
-			[posted.name]: await runsByStatus(suite.rest, posted.id, 0),
-			[finisher.name]: finisherRuns,
-		};
-	};
-	const runsNow = async () => ({
-		posted: await endedRuns(posted.id),
-		finisher: finisher === posted ? 0 : await endedRuns(finisher.id),
-	});
+			const sweeps = await sweepWhileOpen(deals);
+			const seconds = (Date.now() - startedAt) / 1000;
+			const requests = service.requests.slice(requestsBefore);
+			const refused = requests.filter((request) => request.limited).length;
+			const ids = new Set(deals.map((deal) => deal.dealId));
+			const rows = (await tableRows(rest, tableId)).filter((row) => ids.has(String(row.dealId)));
+			figures.push(
+				`  ${TITLE}, ${DEALS} deals: runs ${JSON.stringify(runs)} in ${dealSeconds.toFixed(1)} s; ` +
+					`then ${sweeps} sweep(s); requests ${requests.length}, refused ${refused} ` +
+					`(${((100 * refused) / Math.max(1, requests.length)).toFixed(1)} %); ` +
+					`rows ${JSON.stringify(countBy(rows.map((row) => String(row.status))))}; ${seconds.toFixed(1)} s in all`,
+			);
 
-	describe(`${target.title}: ${DEALS} won deals at once, ${DEALS_PER_CUSTOMER} to a customer, a service allowing ${R} requests per second`, () => {
-		it(
-			'every customer one client, every deal one contract and its keys in the CRM once, no execution failed',
-			{ timeout: GIVE_UP_MS * 2 },
-			async () => {
-				const { service, rest } = suite;
-				service.settings.rateLimit = { perSecond: R };
-				const deals = wonDeals(`${target.prefix}storm`, DEALS);
-				const before = await runsNow();
-				const requestsBefore = service.requests.length;
-				const startedAt = Date.now();
-				const answers = await postAtOnce(deals);
-				expect(countBy(answers.map(String))).toEqual({ 200: DEALS });
-				const runs = await runsAfter(before, DEALS);
-				const dealSeconds = (Date.now() - startedAt) / 1000;
+			for (const byStatus of Object.values(runs)) {
+				expect(Object.keys(byStatus)).toEqual(['success']);
+			}
+			expect(runs[ENGINE.name].success).toBe(before.engine + ENGINE_RUNS_PER_DEAL * DEALS);
+			expect(
+				(await openRows(deals)).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
+			).toEqual([]);
+			expect(rows).toHaveLength(DEALS);
 
-				const sweeps = await sweepWhileOpen(deals);
-				const seconds = (Date.now() - startedAt) / 1000;
-				const requests = service.requests.slice(requestsBefore);
-				const refused = requests.filter((request) => request.limited).length;
-				const ids = new Set(deals.map((deal) => deal.dealId));
-				const rows = (await tableRows(rest, tableId)).filter((row) => ids.has(String(row.dealId)));
-				figures.push(
-					`  ${target.title}, ${DEALS} deals: runs ${JSON.stringify(runs)} in ${dealSeconds.toFixed(1)} s; ` +
-						`then ${sweeps} sweep(s); requests ${requests.length}, refused ${refused} ` +
-						`(${((100 * refused) / Math.max(1, requests.length)).toFixed(1)} %); ` +
-						`rows ${JSON.stringify(countBy(rows.map((row) => String(row.status))))}; ${seconds.toFixed(1)} s in all`,
-				);
+			expectEachOnce(deals);
+			expect(smtp.mails).toEqual([]);
+		},
+	);
 
-				for (const byStatus of Object.values(runs)) {
-					expect(Object.keys(byStatus)).toEqual(['success']);
-				}
-				const finished = finisher === posted ? before.posted : before.finisher;
-				expect(runs[finisher.name].success).toBe(finished + target.runsPerDeal * DEALS);
-				expect(
-					(await openRows(deals)).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
-				).toEqual([]);
-				expect(rows).toHaveLength(DEALS);
+	it(
+		`a backlog longer than the sweep's period: ${BACKLOG} deals left by an outage, then two sweeps at once, each record once`,
+		{ timeout: GIVE_UP_MS * 2 },
+		async () => {
+			const { service, rest } = suite;
+			service.settings.rateLimit = { perSecond: R };
+			const backlog = wonDeals('backlog', BACKLOG);
+			const before = await runsNow();
+			const requestsBefore = service.requests.length;
 
-				expectEachOnce(deals);
-				expect(smtp.mails).toEqual([]);
-			},
-		);
+			down = true;
+			try {
+				expect(countBy((await postAtOnce(backlog)).map(String))).toEqual({ 200: BACKLOG });
+				await runsAfter(before, BACKLOG);
+			} finally {
+				down = false;
+			}
+			const ids = new Set(backlog.map((deal) => deal.dealId));
+			const left = (await tableRows(rest, tableId)).filter((row) => ids.has(String(row.dealId)));
+			// A busy service is not a refusal: nothing counted, nobody to tell.
+			expect(countBy(left.map((row) => `${row.status} ${row.tries}`))).toEqual({
+				'retry 0': BACKLOG / DEALS_PER_CUSTOMER,
+				'waiting 0': BACKLOG - BACKLOG / DEALS_PER_CUSTOMER,
+			});
 
-		it(
-			`a backlog longer than the sweep's period: ${BACKLOG} deals left by an outage, then two sweeps at once, each record once`,
-			{ timeout: GIVE_UP_MS * 2 },
-			async () => {
-				const { service, rest } = suite;
-				service.settings.rateLimit = { perSecond: R };
-				const backlog = wonDeals(`${target.prefix}backlog`, BACKLOG);
-				const before = await runsNow();
-				const requestsBefore = service.requests.length;
+			// The schedule starts a sweep while the last still runs: two at once, on the same rows.
+			const [first, second] = await Promise.all([
+				runFromTrigger(rest, ENGINE.id, SWEEP, GIVE_UP_MS),
+				runFromTrigger(rest, ENGINE.id, SWEEP, GIVE_UP_MS),
+			]);
+			for (const sweep of [first, second]) expect(sweep.status, runError(sweep)).toBe('success');
+			const times = await Promise.all(
+				[first, second].map((sweep) =>
+					restJson<{ startedAt: string; stoppedAt: string }>(rest, `/rest/executions/${sweep.id}`),
+				),
+			);
+			const [a, b] = times.map((time) => ({
+				start: Date.parse(time.startedAt),
+				stop: Date.parse(time.stoppedAt),
+			}));
+			expect(a.start < b.stop && b.start < a.stop, JSON.stringify(times)).toBe(true);
+			const sweeps = 2 + (await sweepWhileOpen(backlog));
+			const requests = service.requests.slice(requestsBefore);
+			figures.push(
+				`  ${TITLE}, backlog of ${BACKLOG} deals: two sweeps at once (${((a.stop - a.start) / 1000).toFixed(1)} s and ${((b.stop - b.start) / 1000).toFixed(1)} s), ${sweeps} sweeps in all; ` +
+					`requests ${requests.length}, refused ${requests.filter((request) => request.limited).length}`,
+			);
 
-				down = true;
-				try {
-					expect(countBy((await postAtOnce(backlog)).map(String))).toEqual({ 200: BACKLOG });
-					await runsAfter(before, BACKLOG);
-				} finally {
-					down = false;
-				}
-				const ids = new Set(backlog.map((deal) => deal.dealId));
-				const left = (await tableRows(rest, tableId)).filter((row) => ids.has(String(row.dealId)));
-				// A busy service is not a refusal: nothing counted, nobody to tell.
-				expect(countBy(left.map((row) => `${row.status} ${row.tries}`))).toEqual({
-					'retry 0': BACKLOG / DEALS_PER_CUSTOMER,
-					'waiting 0': BACKLOG - BACKLOG / DEALS_PER_CUSTOMER,
-				});
-
-				// The schedule starts a sweep while the last still runs: two at once, on the same rows.
-				const [first, second] = await Promise.all([
-					runFromTrigger(rest, finisher.id, SWEEP, GIVE_UP_MS),
-					runFromTrigger(rest, finisher.id, SWEEP, GIVE_UP_MS),
-				]);
-				for (const sweep of [first, second]) expect(sweep.status, runError(sweep)).toBe('success');
-				const times = await Promise.all(
-					[first, second].map((sweep) =>
-						restJson<{ startedAt: string; stoppedAt: string }>(
-							rest,
-							`/rest/executions/${sweep.id}`,
-						),
-					),
-				);
-				const [a, b] = times.map((time) => ({
-					start: Date.parse(time.startedAt),
-					stop: Date.parse(time.stoppedAt),
-				}));
-				expect(a.start < b.stop && b.start < a.stop, JSON.stringify(times)).toBe(true);
-				const sweeps = 2 + (await sweepWhileOpen(backlog));
-				const requests = service.requests.slice(requestsBefore);
-				figures.push(
-					`  ${target.title}, backlog of ${BACKLOG} deals: two sweeps at once (${((a.stop - a.start) / 1000).toFixed(1)} s and ${((b.stop - b.start) / 1000).toFixed(1)} s), ${sweeps} sweeps in all; ` +
-						`requests ${requests.length}, refused ${requests.filter((request) => request.limited).length}`,
-				);
-
-				expect(
-					(await openRows(backlog)).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
-				).toEqual([]);
-				expectEachOnce(backlog);
-				expect(smtp.mails).toEqual([]);
-			},
-		);
-	});
-}
+			expect(
+				(await openRows(backlog)).map((row) => `${row.dealId}: ${row.status} ${row.problem}`),
+			).toEqual([]);
+			expectEachOnce(backlog);
+			expect(smtp.mails).toEqual([]);
+		},
+	);
+});
