@@ -115,11 +115,15 @@ async function main() {
 		const deals = [TEST_DEAL, NEXT_DEAL];
 		for (const [index, deal] of deals.entries()) {
 			step(`sending the won deal ${deal.deal.id} of ${deal.customer.name} to ${url} …`);
+			const posted = Date.now();
 			const response = await postToWebhook(url, deal, {
 				headers: { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value },
 			});
 			if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
 			await keysTaken(rest, () => crm.requests.length === index + 1);
+			step(
+				`its keys reached the CRM ${((Date.now() - posted) / 1000).toFixed(1)} s after the post`,
+			);
 		}
 		const clients = service
 			.clients()
