@@ -296,8 +296,9 @@ export interface CrmHead {
 	/** A step right after Record Deal that lets the intake have its answer, now that the deal is kept. */
 	recorded: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
-	 * The step the run ends at, after `recorded`, which starts another run to finish the deal and
-	 * gives out the very list of items that run was started with.
+	 * The step the run ends at, after `recorded`: the deal's row as new items for the intake, since
+	 * `recorded` starts another run to finish the deal and gives out the very list of items that run
+	 * was started with.
 	 */
 	recordedEndsWith: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
