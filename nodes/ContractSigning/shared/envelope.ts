@@ -100,9 +100,7 @@ function toList(
 		throw inputError(`'${label}' must be a list, but it is ${describe(value)}`, fix);
 	}
 	const labels = Object.fromEntries(entries.map((field) => [field.name, field.displayName]));
-	const known = Object.keys(labels)
-		.map((name) => `'${name}'`)
-		.join(', ');
+	const known = entries.map(({ name }) => `'${name}'`).join(', ');
 	const list = value.map((entry: unknown, index) => {
 		const where = `'${label}', entry ${index + 1}`;
 		if (!isPlainObject(entry)) {
@@ -140,13 +138,10 @@ function labelsOf({ fields, paths }: EnvelopeRules): Record<string, string> {
 	const labels: Record<string, string> = {};
 	for (const [name, path] of Object.entries(paths)) {
 		const [top, nested] = name.split('.');
-		let field = fields.find((each) => each.name === top);
-		if (nested) {
-			field = (field?.options as INodeProperties[] | undefined)?.find(
-				(each) => each.name === nested,
-			);
-		}
-		labels[path] ??= field?.displayName ?? name;
+		const field = fields.find((each) => each.name === top);
+		const inner = field?.options as INodeProperties[] | undefined;
+		labels[path] ??=
+			(nested ? inner?.find((each) => each.name === nested) : field)?.displayName ?? name;
 	}
 	return labels;
 }

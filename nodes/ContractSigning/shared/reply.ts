@@ -13,11 +13,12 @@ import {
 } from 'n8n-workflow';
 import { sentOf } from './sent';
 
-/** What an operation's reply holds, and what to check when the service answers 404. */
+/** What an operation's reply holds, what to check when the service answers 404, and, with Simplify on, the item it gives (from the reply and what was sent). */
 export interface ExpectedReply {
 	member: string;
 	key: string;
 	notFoundHint: string;
+	simplify?: (reply: IDataObject, sent: IDataObject) => IDataObject;
 }
 
 export const TRY_LATER =
@@ -27,16 +28,12 @@ const FAILED = `The service could not complete the request. ${TRY_LATER}`;
 /** How the node reads a failure: did the service act, and should the item wait and go again? */
 export type Outcome = 'refused' | 'busy' | 'unknown';
 
-/** What a failure carries for the send (shared/send.ts), in the error's `context`. */
-export interface FailureContext {
-	outcome: Outcome;
-	retryAfterMs?: number;
-}
-
-export interface ReplyFailure extends FailureContext {
+/** A failed reply; its outcome and Retry-After go to the send (shared/send.ts) in the error's `context`. */
+export interface ReplyFailure {
 	message: string;
 	description: string;
 	code: string;
+	outcome: Outcome;
 	reply: JsonObject;
 }
 
@@ -56,6 +53,8 @@ function hintFor(code: string, { notFoundHint }: ExpectedReply): string {
 		return "The service refused the API key. Check 'API Key' in the Contract Signing credential.";
 	if (code === '409')
 		return 'The service cannot do this in the current state of the record. Check the keys and fields this node sends.';
+	if (/^3\d\d$/.test(code))
+		return "Nothing was sent there: the node does not follow redirects. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.";
 	if (outcomeOf(code) === 'busy') return `The service is busy. ${TRY_LATER}`;
 	return /^5\d\d$/.test(code) ? FAILED : 'Check the fields of this node against the message above.';
 }
@@ -72,18 +71,16 @@ export function retryAfterMs(value: unknown, now = Date.now()): number | undefin
 function unreadable({ body, statusCode, headers }: IN8nHttpFullResponse, expected: ExpectedReply) {
 	const code = String(statusCode);
 	let message = `The service sent a reply that is not JSON (HTTP ${code})`;
-	let description = isSuccess(code)
-		? `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`
-		: hintFor(code, expected);
 	if (/^3\d\d$/.test(code)) {
 		message = `The service address redirects to ${String(headers?.location ?? 'another address')} (HTTP ${code})`;
-		description =
-			"Nothing was sent there: the node does not follow redirects. If the service has moved, enter its new address as 'Base URL' in the Contract Signing credential.";
 	} else if (body === undefined || body === null || body === '') {
 		message = `The service sent an empty reply (HTTP ${code})`;
 	} else if (typeof body === 'string' && /^\s*</.test(body)) {
 		message = `The service sent a web page instead of data (HTTP ${code})`;
 	}
+	const description = isSuccess(code)
+		? `Check that 'Base URL' in the Contract Signing credential points to the service. ${TRY_LATER}`
+		: hintFor(code, expected);
 	const outcome = isSuccess(code) ? 'unknown' : outcomeOf(code);
 	return { message, description, code, outcome, reply: { message } };
 }
@@ -128,11 +125,18 @@ export function replyFailure(
 	return { message, description, code, outcome, reply: kept(body, message) };
 }
 
-/** The operation's `postReceive`: the reply as it came when it holds the record; else the error. */
+/**
+ * The operation's `postReceive`: with Simplify on, the item `simplify` gives; else the reply as it
+ * came. A reply without the record throws its failure.
+ */
 export function checkReply(expected: ExpectedReply): PostReceiveAction {
 	return async function (this: IExecuteSingleFunctions, items: INodeExecutionData[], response) {
 		const failure = replyFailure(response, expected);
-		if (failure === undefined) return items;
+		if (failure === undefined) {
+			const { envelope = {}, simplify } = sentOf(this);
+			const flat = simplify === false ? undefined : expected.simplify;
+			return flat ? items.map((item) => ({ ...item, json: flat(item.json, envelope) })) : items;
+		}
 		const { message, description, code, outcome, reply } = failure;
 		const error = new NodeApiError(this.getNode(), reply, {
 			message,
@@ -143,16 +147,5 @@ export function checkReply(expected: ExpectedReply): PostReceiveAction {
 		const retryAfter = outcome === 'busy' ? retryAfterMs(response.headers?.['retry-after']) : 0;
 		Object.assign(error.context, { outcome, retryAfterMs: retryAfter });
 		throw error;
-	};
-}
-
-/** The operation's second `postReceive`: with Simplify on, one flat item from the reply and what was sent. */
-export function simplifyWith(
-	simplify: (reply: IDataObject, sent: IDataObject) => IDataObject,
-): PostReceiveAction {
-	return async function (this: IExecuteSingleFunctions, items: INodeExecutionData[]) {
-		const { envelope = {}, simplify: simple } = sentOf(this);
-		if (simple === false) return items;
-		return items.map((item) => ({ ...item, json: simplify(item.json, envelope) }));
 	};
 }

@@ -16,7 +16,7 @@ import {
 } from 'n8n-workflow';
 import { whereToLook } from './envelope';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
-import { TRY_LATER, type FailureContext, type Outcome } from './reply';
+import { TRY_LATER, type Outcome } from './reply';
 import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
@@ -40,7 +40,7 @@ const NETWORK: Record<string, [Outcome, string]> = {
 const TLS =
 	/^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO$|HOSTNAME_MISMATCH$)/;
 
-type Failure = NodeApiError & { context: Partial<FailureContext> & IDataObject };
+type Failure = NodeApiError & { context: { outcome?: Outcome; retryAfterMs?: number } };
 
 /** The network's code of a failed request: n8n 2.x keeps the error as `cause`, 1.x its code as `httpCode`. */
 function networkCode(error: Failure): string | undefined {

@@ -118,7 +118,7 @@ describe('the panel', () => {
 			// paginate hands the item to the node's send (shared/send.ts): busy waits, Retry On Fail.
 			expect(send?.paginate, label).toBe(true);
 			expect(send?.preSend, label).toHaveLength(1);
-			expect(output?.postReceive, label).toHaveLength(2);
+			expect(output?.postReceive, label).toHaveLength(1);
 		}
 	});
 

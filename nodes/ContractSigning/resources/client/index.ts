@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { finishEnvelope } from '../../shared/envelope';
-import { checkReply, simplifyWith } from '../../shared/reply';
+import { checkReply } from '../../shared/reply';
 import { clientCreateRules, simplifyClientCreated } from './create';
 
 export const clientOperation: INodeProperties = {
@@ -25,8 +25,8 @@ export const clientOperation: INodeProperties = {
 							member: 'client',
 							key: 'clientKey',
 							notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
+							simplify: simplifyClientCreated,
 						}),
-						simplifyWith(simplifyClientCreated),
 					],
 				},
 			},

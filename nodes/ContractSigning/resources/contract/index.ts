@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { finishEnvelope } from '../../shared/envelope';
-import { checkReply, simplifyWith } from '../../shared/reply';
+import { checkReply } from '../../shared/reply';
 import { contractCreateRules, simplifyContractCreated } from './create';
 
 export const contractOperation: INodeProperties = {
@@ -26,8 +26,8 @@ export const contractOperation: INodeProperties = {
 							key: 'contractKey',
 							notFoundHint:
 								"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
+							simplify: simplifyContractCreated,
 						}),
-						simplifyWith(simplifyContractCreated),
 					],
 				},
 			},

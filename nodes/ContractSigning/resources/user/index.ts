@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { finishEnvelope } from '../../shared/envelope';
-import { checkReply, simplifyWith } from '../../shared/reply';
+import { checkReply } from '../../shared/reply';
 import { simplifyUserFound, userGetRules } from './get';
 
 export const userOperation: INodeProperties = {
@@ -26,8 +26,8 @@ export const userOperation: INodeProperties = {
 							key: 'userKey',
 							notFoundHint:
 								"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
+							simplify: simplifyUserFound,
 						}),
-						simplifyWith(simplifyUserFound),
 					],
 				},
 			},
