@@ -12,15 +12,15 @@ const SERVICE_BUSY =
 const NOT_THE_SERVICE =
 	"Something other than the Contract Signing service answers at 'Base URL' (or it redirects elsewhere). Check 'Base URL'.";
 
+/** Fails the test when the reply's `key` is `value`. */
+const failWhen = (key: string, value: unknown, message: string) => ({
+	type: 'responseSuccessBody' as const,
+	properties: { key, value, message },
+});
+
 /** Fails the test when the reply's `code` is one of these, as text or number. */
-function codeRule(codes: number[], message: string) {
-	return codes.flatMap((code) =>
-		[String(code), code].map((value) => ({
-			type: 'responseSuccessBody' as const,
-			properties: { key: 'code', value, message },
-		})),
-	);
-}
+const codeRule = (codes: number[], message: string) =>
+	codes.flatMap((code) => [String(code), code].map((value) => failWhen('code', value, message)));
 
 export class ContractSigningApi implements ICredentialType {
 	name = 'contractSigningApi';
@@ -82,10 +82,7 @@ export class ContractSigningApi implements ICredentialType {
 			// A failing gateway in front of the service cannot check the key either.
 			...codeRule([429, 503, 500, 502, 504], SERVICE_BUSY),
 			// The service always sends code and message: a reply without them is not the service's.
-			...['code', 'message'].map((key) => ({
-				type: 'responseSuccessBody' as const,
-				properties: { key, value: undefined, message: NOT_THE_SERVICE },
-			})),
+			...['code', 'message'].map((key) => failWhen(key, undefined, NOT_THE_SERVICE)),
 		],
 	};
 }

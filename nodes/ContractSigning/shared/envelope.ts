@@ -57,10 +57,10 @@ function toText(value: unknown, label: string, email: boolean): string | undefin
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') text = value.replace(EDGE_BLANKS, '');
 	else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
-	else if (isDate(value) && !Number.isNaN((value as Date).valueOf())) {
-		const date = value as { toISO?: () => string; toISOString?: () => string };
-		text = date.toISO?.() ?? date.toISOString?.();
-	} else {
+	// A Date's toJSON is its toISOString, a Luxon DateTime's its toISO.
+	else if (isDate(value) && !Number.isNaN((value as Date).valueOf()))
+		text = (value as Date).toJSON();
+	else {
 		throw inputError(
 			`${label} must be text, but it is ${describe(value)}`,
 			isDate(value)
@@ -181,13 +181,12 @@ function simplifyOf(value: unknown): boolean {
 }
 
 /**
- * The operation's `preSend`. Input it refuses stops the item before anything is sent: under On
- * Error → Continue as the item's error, which the send gives as its output (shared/send.ts),
- * since n8n would give it without the item's fields.
+ * The `preSend` of an operation whose envelope has this `action`. Input it refuses stops the item
+ * before anything is sent: under On Error → Continue as the item's error, which the send gives as
+ * its output (shared/send.ts), since n8n would give it without the item's fields.
  */
-export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
+export function finishEnvelope(rules: EnvelopeRules, action: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const { action } = ((requestOptions.body as IDataObject)?.data ?? {}) as IDataObject;
 		const sent: IDataObject = { action };
 		try {
 			for (const [name, path] of Object.entries(rules.paths)) {
@@ -202,10 +201,9 @@ export function finishEnvelope(rules: EnvelopeRules): PreSendAction {
 		} catch (error) {
 			const { message, description } = error as UserError;
 			if (!this.continueOnFail()) {
-				const itemIndex = this.getItemIndex();
 				throw new NodeOperationError(this.getNode(), message, {
 					description: description ?? undefined,
-					itemIndex,
+					itemIndex: this.getItemIndex(),
 				});
 			}
 			keepSent(this, { refused: { error: { message, description } } });

@@ -3,7 +3,8 @@
  * request is built and checked: it sends with `this.makeRoutingRequest` (n8n's own send, then the
  * operation's `postReceive`), as n8n's Okta node wraps its send, and adds three things routing
  * leaves to the node: a busy service waited out, Retry On Fail that never sends a finished item
- * again, and the item's error as its output under On Error → Continue.
+ * again, and the item's error as its output under On Error → Continue. Each operation's routing,
+ * `operationRouting`, sends its item here.
  */
 import {
 	NodeApiError,
@@ -12,11 +13,12 @@ import {
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type INodeExecutionData,
+	type INodePropertyRouting,
 	type JsonObject,
 } from 'n8n-workflow';
-import { whereToLook } from './envelope';
+import { finishEnvelope, whereToLook, type EnvelopeRules } from './envelope';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
-import { TRY_LATER, type Outcome } from './reply';
+import { checkReply, TRY_LATER, type ExpectedReply, type Outcome } from './reply';
 import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
@@ -139,19 +141,34 @@ export async function sendItem(
 		return asItems(this, result);
 	} catch (caught) {
 		const error = caught as Failure;
+		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
+		if (mayExist) error.description = mayExist;
 		const { message, description } = error;
 		const code = networkCode(error) ?? error.httpCode;
 		const failed = {
 			error: { message, ...(code && { code }), ...(description && { description }) },
 		};
-		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
-		if (mayExist) {
-			failed.error.description = error.description = mayExist;
-			if (remember) keepResult(this, failed);
-		}
+		if (mayExist && remember) keepResult(this, failed);
 		if (this.continueOnFail()) return asItems(this, failed);
 		throw error;
 	} finally {
 		sentOf(this, true);
 	}
+}
+
+/**
+ * An operation's routing: its envelope, `{ data: { action } }` made by `finishEnvelope` from its
+ * rules, posted to `url` through the node's send (`paginate`), and its reply checked by `checkReply`.
+ */
+export function operationRouting(
+	url: string,
+	action: string,
+	rules: EnvelopeRules,
+	expected: ExpectedReply,
+): INodePropertyRouting {
+	return {
+		request: { method: 'POST', url, body: { data: { action } } },
+		send: { paginate: true, preSend: [finishEnvelope(rules, action)] },
+		output: { postReceive: [checkReply(expected)] },
+	};
 }

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { finishEnvelope } from '../../shared/envelope';
-import { checkReply } from '../../shared/reply';
+import { operationRouting } from '../../shared/send';
 import { clientCreateRules, simplifyClientCreated } from './create';
 
 export const clientOperation: INodeProperties = {
@@ -16,20 +15,12 @@ export const clientOperation: INodeProperties = {
 			action: 'Create a client',
 			description:
 				'Create a client, with its users if you add them. Returns the keys of the client and its users.',
-			routing: {
-				request: { method: 'POST', url: '/v1/client', body: { data: { action: 'create' } } },
-				send: { paginate: true, preSend: [finishEnvelope(clientCreateRules)] },
-				output: {
-					postReceive: [
-						checkReply({
-							member: 'client',
-							key: 'clientKey',
-							notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
-							simplify: simplifyClientCreated,
-						}),
-					],
-				},
-			},
+			routing: operationRouting('/v1/client', 'create', clientCreateRules, {
+				member: 'client',
+				key: 'clientKey',
+				notFoundHint: "Check 'Base URL' in the Contract Signing credential.",
+				simplify: simplifyClientCreated,
+			}),
 		},
 	],
 	default: 'create',

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { finishEnvelope } from '../../shared/envelope';
-import { checkReply } from '../../shared/reply';
+import { operationRouting } from '../../shared/send';
 import { contractCreateRules, simplifyContractCreated } from './create';
 
 export const contractOperation: INodeProperties = {
@@ -16,21 +15,13 @@ export const contractOperation: INodeProperties = {
 			action: 'Create a contract',
 			description:
 				'Create a contract for a client, from a template if you choose one. Returns the contract’s key.',
-			routing: {
-				request: { method: 'POST', url: '/v1/contract', body: { data: { action: 'create' } } },
-				send: { paginate: true, preSend: [finishEnvelope(contractCreateRules)] },
-				output: {
-					postReceive: [
-						checkReply({
-							member: 'contract',
-							key: 'contractKey',
-							notFoundHint:
-								"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
-							simplify: simplifyContractCreated,
-						}),
-					],
-				},
-			},
+			routing: operationRouting('/v1/contract', 'create', contractCreateRules, {
+				member: 'contract',
+				key: 'contractKey',
+				notFoundHint:
+					"Check the keys this node sends ('Client Key', 'User Key', 'Template Key'): the service does not know one of them.",
+				simplify: simplifyContractCreated,
+			}),
 		},
 	],
 	default: 'create',

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { finishEnvelope } from '../../shared/envelope';
-import { checkReply } from '../../shared/reply';
+import { operationRouting } from '../../shared/send';
 import { simplifyUserFound, userGetRules } from './get';
 
 export const userOperation: INodeProperties = {
@@ -16,21 +15,13 @@ export const userOperation: INodeProperties = {
 			action: 'Get a user',
 			description:
 				'Find a user of a client by their key, name, email or your own reference. Returns the user.',
-			routing: {
-				request: { method: 'POST', url: '/v1/user', body: { data: { action: 'read' } } },
-				send: { paginate: true, preSend: [finishEnvelope(userGetRules)] },
-				output: {
-					postReceive: [
-						checkReply({
-							member: 'user',
-							key: 'userKey',
-							notFoundHint:
-								"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
-							simplify: simplifyUserFound,
-						}),
-					],
-				},
-			},
+			routing: operationRouting('/v1/user', 'read', userGetRules, {
+				member: 'user',
+				key: 'userKey',
+				notFoundHint:
+					"No user of this client matches what this node sent, or the service does not know the client. Check 'Client Key', and the 'User Key', 'Full Name', 'Email' or 'Custom Key' you find the user by.",
+				simplify: simplifyUserFound,
+			}),
 		},
 	],
 	default: 'get',
