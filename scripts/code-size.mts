@@ -7,41 +7,16 @@
  *
  *   npx vite-node scripts/code-size.mts [folder…]
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import ts from 'typescript';
+import { codeLines, sourceFiles } from './code-lines.mts';
 
 const roots = process.argv.length > 2 ? process.argv.slice(2) : ['nodes', 'credentials'];
-
-function sourceFiles(folder: string): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
 
 interface Measured {
 	where: string;
 	lines: number;
-}
-
-/** Lines on which a token other than a comment starts or goes on. */
-export function codeLines(text: string): number {
-	const source = ts.createSourceFile('code.ts', text, ts.ScriptTarget.Latest, true);
-	const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
-	const lines = new Set<number>();
-	const visit = (node: ts.Node) => {
-		if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode)
-			return;
-		if (node.getChildCount(source) === 0 && node.kind !== ts.SyntaxKind.EndOfFileToken) {
-			for (let line = lineOf(node.getStart(source)); line <= lineOf(node.getEnd()); line++)
-				lines.add(line);
-		}
-		node.getChildren(source).forEach(visit);
-	};
-	visit(source);
-	return lines.size;
 }
 
 function functionsOf(path: string, text: string): Measured[] {
