@@ -293,7 +293,10 @@ export interface CrmHead {
 	dealFieldsNote: string;
 	/** The sticky note over its first steps. */
 	sticky: string;
-	/** A step right after Record Deal that lets the intake have its answer, now that the deal is kept. */
+	/**
+	 * The step One Run per Deal hands each recorded or retried deal to: it starts the run that
+	 * finishes the deal, and lets the intake have its answer, now that the deal is kept.
+	 */
 	recorded: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
 	 * The step the run ends at, after `recorded`: the deal's row as new items for the intake, since
@@ -303,9 +306,8 @@ export interface CrmHead {
 	recordedEndsWith: Omit<WorkflowNode, 'id' | 'position'>;
 	/**
 	 * The step after Save Contract that gives the CRM the keys; its failures go to What Failed,
-	 * and the sweep sends them again. It has no Retry On Fail: n8n runs a step again for every item
-	 * when its first item failed (n8n-core's workflow-execute.js, `checkFailure`), so in a sweep of
-	 * several deals the keys already taken would go again.
+	 * which counts a refusal and waits out a busy CRM, and the sweep sends them again. It has no
+	 * Retry On Fail, so that every failure is counted there.
 	 */
 	keysToCrm: Omit<WorkflowNode, 'id' | 'position' | 'onError'>;
 }
@@ -865,7 +867,7 @@ export function dealExample(head: CrmHead): Workflow {
 			[x(start + 2), 1240],
 			'update',
 			{ ...sameRow, columns: dealColumns({ status: 'new' }), options: {} },
-			'Sets the deal back to new, unless another run took it first: only the run that changed the row goes on with it.',
+			'Sets the deal back to new, unless another run took it first: only the run that changed the row hands it on, to a run of its own.',
 		),
 		table(
 			'Deals for a Person',
@@ -952,10 +954,40 @@ export function dealExample(head: CrmHead): Workflow {
 			},
 		}),
 	];
+	const oneRunPerDeal: WorkflowNode = {
+		id: nodeId(head.number, 96),
+		name: 'One Run per Deal',
+		type: 'n8n-nodes-base.splitInBatches',
+		typeVersion: 3,
+		position: [x(start + 3), -200],
+		notes:
+			'Hands Finish Later one deal at a time, so that each run of this workflow finishes one deal and calls back the one intake that deal came from.',
+		parameters: { batchSize: 1, options: {} },
+	};
 	const recorded: WorkflowNode = {
 		...head.recorded,
 		id: nodeId(head.number, counter++),
-		position: [x(start + 3), -200],
+		position: [x(start + 4), -200],
+	};
+	const retryOneByOne: WorkflowNode = {
+		id: nodeId(head.number, 97),
+		name: 'Retry One by One',
+		type: 'n8n-nodes-base.splitInBatches',
+		typeVersion: 3,
+		position: [x(start + 3), 1240],
+		notes:
+			'Hands Finish Now one deal at a time, so that each run of this workflow finishes one deal and calls back the one intake that deal came from.',
+		parameters: { batchSize: 1, options: {} },
+	};
+	const finishNow: WorkflowNode = {
+		...head.recorded,
+		id: nodeId(head.number, 88),
+		name: 'Finish Now',
+		position: [x(start + 4), 1240],
+		parameters: { ...head.recorded.parameters, options: {} },
+		onError: 'continueRegularOutput',
+		notes:
+			"Finishes the deal in a run of its own and waits for it, so that a deal that fails there is told of by this run's Tell a Person. If that run fails, the next deal goes on all the same, and Every 10 Minutes finds the deal it stopped (Stopped Runs).",
 	};
 	const keysToCrm: WorkflowNode = {
 		...head.keysToCrm,
@@ -966,7 +998,7 @@ export function dealExample(head: CrmHead): Workflow {
 	const recordedEndsWith: WorkflowNode = {
 		...head.recordedEndsWith,
 		id: nodeId(head.number, counter++),
-		position: [x(start + 4), -200],
+		position: [x(start + 4), -400],
 	};
 	const connections: Workflow['connections'] = {
 		...head.connections,
@@ -974,8 +1006,9 @@ export function dealExample(head: CrmHead): Workflow {
 		'Deal Fields': { main: [to('Has Ids?')] },
 		'Has Ids?': { main: [to('Save Details'), to('No Ids')] },
 		'Save Details': { main: [to('Deal')] },
-		'Record Deal': { main: [to(recorded.name)] },
-		[recorded.name]: { main: [to(recordedEndsWith.name)] },
+		'Record Deal': { main: [to(oneRunPerDeal.name)] },
+		[oneRunPerDeal.name]: { main: [to(recordedEndsWith.name), to(recorded.name)] },
+		[recorded.name]: { main: [to(oneRunPerDeal.name)] },
 		'Make Table': { main: [to('Make Customer Table')] },
 		Deal: { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
@@ -1002,14 +1035,25 @@ export function dealExample(head: CrmHead): Workflow {
 		'Stopped Runs': { main: [to('Was Creating?')] },
 		'Was Creating?': { main: [to('Mark Check'), to('Mark Retry')] },
 		'Deals to Retry': { main: [to('Take Over')] },
-		'Take Over': { main: [to('Deal')] },
+		'Take Over': { main: [to(retryOneByOne.name)] },
+		[retryOneByOne.name]: { main: [[], to(finishNow.name)] },
+		[finishNow.name]: { main: [to(retryOneByOne.name)] },
 		'Deals for a Person': { main: [to('Tell a Person', 'Once Told')] },
 		'Tell a Person': { main: [[{ node: 'Once Told', type: 'main' as const, index: 1 }]] },
 		'Once Told': { main: [to('Mark Told')] },
 		'Every Day': { main: [to('Make Table', 'Open Deals')] },
 		'Open Deals': { main: [to('Daily Summary')] },
 	};
-	const nodes = [...head.steps, ...shared, recorded, recordedEndsWith, keysToCrm];
+	const nodes = [
+		...head.steps,
+		...shared,
+		oneRunPerDeal,
+		recorded,
+		recordedEndsWith,
+		keysToCrm,
+		retryOneByOne,
+		finishNow,
+	];
 	const named = (names: string[]) => nodes.filter((step) => names.includes(step.name));
 	const sweep = [
 		'Every 10 Minutes',
@@ -1019,6 +1063,8 @@ export function dealExample(head: CrmHead): Workflow {
 		'Mark Retry',
 		'Deals to Retry',
 		'Take Over',
+		'Retry One by One',
+		'Finish Now',
 		'Deals for a Person',
 		'Tell a Person',
 		'Once Told',
@@ -1620,15 +1666,15 @@ export const ENGINE_ID = 'csContractEngine';
 const ENGINE_NAME = 'Contract engine (won deals)';
 
 /**
- * An Execute Workflow step: the workflow `workflowId` names, with the items as its input (its
- * Execute Workflow Trigger accepts all data). `each`: one run per item, so that each item's own
- * `workflowId` is called.
+ * An Execute Workflow step: the workflow `workflowId` names, with all the items as its input (its
+ * Execute Workflow Trigger accepts all data) in one run. The engine's calls back to an intake name
+ * it by the first item's row, which is the run's only deal (One Run per Deal).
  */
-function callWorkflow(workflowId: Json, mode: 'each' | 'once', wait: boolean) {
+function callWorkflow(workflowId: Json, wait: boolean) {
 	return {
 		type: 'n8n-nodes-base.executeWorkflow',
 		typeVersion: 1.3,
-		parameters: { workflowId, mode, options: wait ? {} : { waitForSubWorkflow: false } },
+		parameters: { workflowId, mode: 'once', options: wait ? {} : { waitForSubWorkflow: false } },
 	};
 }
 
@@ -1728,7 +1774,7 @@ export const ENGINE: CrmHead = {
 				id: nodeId(5, 6),
 				name: 'Read Details',
 				position: [0, 0],
-				...callWorkflow(theIntake, 'each', true),
+				...callWorkflow(theIntake, true),
 				...READ,
 				notes:
 					"Calls the deal's intake with its row (no contractKey yet): the intake reads the deal from its CRM and gives back its fields, and won.",
@@ -1759,7 +1805,7 @@ export const ENGINE: CrmHead = {
 	dealFieldsNote: "The deal's fields as its intake read them from the CRM.",
 	recorded: {
 		name: 'Finish Later',
-		...callWorkflow({ __rl: true, mode: 'id', value: '={{ $workflow.id }}' }, 'once', false),
+		...callWorkflow({ __rl: true, mode: 'id', value: '={{ $workflow.id }}' }, false),
 		notes:
 			"Starts a run of this workflow with the deal's row, and does not wait for it: the intake gets its answer now, and the deal is finished in that run.",
 	},
@@ -1778,7 +1824,7 @@ export const ENGINE: CrmHead = {
 	},
 	keysToCrm: {
 		name: 'Send Keys',
-		...callWorkflow(theIntake, 'each', true),
+		...callWorkflow(theIntake, true),
 		notes:
 			"Calls the deal's intake with its row, now with the contract's key: the intake gives the keys to its CRM. If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
 	},
@@ -1817,7 +1863,6 @@ function contractEngine(id: string, position: [number, number], notes: string): 
 		position,
 		...callWorkflow(
 			{ __rl: true, mode: 'list', value: ENGINE_ID, cachedResultName: ENGINE_NAME },
-			'once',
 			true,
 		),
 		notes,

@@ -63,3 +63,46 @@ describe('the won-deal examples', () => {
 		for (const step of mailing) expect(step.credentials).toEqual(SMTP);
 	});
 });
+
+describe('the engine finishes one deal per run', () => {
+	const [{ workflow: engine }] = dealExampleFiles();
+	const step = (name: string) => engine.nodes.find((node) => node.name === name)!;
+	const into = (name: string) =>
+		Object.entries(engine.connections)
+			.filter(([, { main }]) => main.some((output) => output?.some(({ node }) => node === name)))
+			.map(([from]) => from)
+			.sort();
+
+	it('calls every other workflow once with all its items: n8n 2.x marks "Run once for each item" as deprecated', () => {
+		for (const { file, workflow } of [...dealExampleFiles(), ...intakeFiles()]) {
+			const calls = workflow.nodes.filter(({ type }) => type === 'n8n-nodes-base.executeWorkflow');
+			expect(calls.length, file).toBeGreaterThan(0);
+			for (const { name, parameters } of calls)
+				expect(parameters.mode, `${file}: ${name}`).toBe('once');
+		}
+	});
+
+	// Read Details and Send Keys call the intake the first item names: with one deal in the run,
+	// the deal's own intake.
+	it('starts a run for each deal recorded or taken over, and reaches Deal only from such a run', () => {
+		expect(into('One Run per Deal')).toEqual(['Finish Later', 'Record Deal']);
+		expect(into('Retry One by One')).toEqual(['Finish Now', 'Take Over']);
+		for (const [loop, call] of [
+			['One Run per Deal', 'Finish Later'],
+			['Retry One by One', 'Finish Now'],
+		]) {
+			expect(step(loop).parameters, loop).toMatchObject({ batchSize: 1 });
+			expect(engine.connections[loop].main[1], loop).toEqual([
+				{ node: call, type: 'main', index: 0 },
+			]);
+			expect(step(call).parameters, call).toMatchObject({
+				workflowId: { value: '={{ $workflow.id }}' },
+			});
+		}
+		// The intake has its answer at once; the sweep tells of the deals its runs failed.
+		expect(step('Finish Later').parameters.options).toEqual({ waitForSubWorkflow: false });
+		expect(step('Finish Now').parameters.options).toEqual({});
+		expect(into('Deal')).toEqual(['Recorded?', 'Save Details']);
+		expect(into('Save Details')).toEqual(['Has Ids?']);
+	});
+});

@@ -917,7 +917,7 @@ function keysRefusedCases(
 		try {
 			await driver.deliver([first, second]);
 			expect(await rowsOf()).toMatchObject([{ status: 'retry' }, { status: 'retry' }]);
-			// The sweep sends both deals' keys in one step; only the first deal's are refused.
+			// The sweep hands each deal to a run of its own; only the first deal's keys are refused.
 			suite.recorder.failing = 1;
 			suite.recorder.failingPath = `/${first.dealId}/`;
 			await driver.retry();
