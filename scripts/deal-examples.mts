@@ -678,7 +678,7 @@ export function dealExample(head: CrmHead): Workflow {
 			onError: 'continueErrorOutput',
 			credentials: CONTRACT_SIGNING,
 			notes:
-				"Creates the customer's client, with its person as the client's first user: the default user, who gets the contracts.",
+				"Creates the customer's client, with its person as the client's first user: the default user, who creates its contracts.",
 			parameters: {
 				resource: 'client',
 				operation: 'create',
@@ -1425,7 +1425,7 @@ export const HUBSPOT: CrmSide = {
 					position: [0, 0],
 					...READ,
 					notes:
-						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (a private app's token with the scopes crm.objects.deals.read, crm.objects.deals.write, crm.objects.contacts.read and crm.objects.companies.read: Keys on Deal writes with it too). If HubSpot cannot answer, Every 10 Minutes reads it again.",
+						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (n8n 1.x: HubSpot App Token), a service key or a private app's token with the scopes crm.objects.deals.read, crm.objects.deals.write, crm.objects.contacts.read and crm.objects.companies.read: Keys on Deal writes with it too). If HubSpot cannot answer, Every 10 Minutes reads it again.",
 					parameters: {
 						authentication: 'appToken',
 						resource: 'deal',
