@@ -63,6 +63,41 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('the packed package', () => {
+	it('is declarative (n8nNodesApiVersion 1) and has no runtime dependencies, as docs/reference.md says', () => {
+		const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+		expect(manifest.n8n.n8nNodesApiVersion).toBe(1);
+		expect(manifest.dependencies ?? {}).toEqual({});
+		expect(readFileSync(join(PACKAGE_ROOT, 'docs', 'reference.md'), 'utf8')).toMatch(
+			/\(`n8nNodesApiVersion` 1\) and has no runtime\s+dependencies/,
+		);
+	});
+
+	it("runs on n8n 2.0.x the files docs/reference.md's compatibility table says, of those 1.x runs", () => {
+		const { scripts } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+		const files = (script: string): string[] => script.match(/test\/e2e\/[\w-]+\.e2e\.mts/g) ?? [];
+		const older = files(scripts['test:e2e:1x']);
+		const compat = files(scripts['test:compat']);
+		expect(compat.every((file) => older.includes(file))).toBe(true);
+		const words = [
+			'zero',
+			'one',
+			'two',
+			'three',
+			'four',
+			'five',
+			'six',
+			'seven',
+			'eight',
+			'nine',
+			'ten',
+			'eleven',
+			'twelve',
+		];
+		expect(readFileSync(join(PACKAGE_ROOT, 'docs', 'reference.md'), 'utf8')).toContain(
+			`${words[compat.length]} of the ${words[older.length]} files 1.123.81 runs`,
+		);
+	});
+
 	it('holds only what users need', () => {
 		process.stdout.write(
 			`tarball ${tarball.split('/').pop()}: ${statSync(tarball).size} bytes, ${files.length} files\n${files.join('\n')}\n`,

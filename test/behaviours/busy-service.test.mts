@@ -90,7 +90,7 @@ describe('the node waits out a busy service', () => {
 
 		expect(service().requests).toHaveLength(1);
 		expect(run.error?.description).toMatch(
-			/Max Wait When Busy \(Seconds\) allows; the service asked to wait 600 s more\.$/,
+			/Max Wait When Busy \(Seconds\) does not allow a longer wait; the service asked to wait 600 s more\.$/,
 		);
 	});
 

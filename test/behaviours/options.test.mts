@@ -58,7 +58,7 @@ describe('Options', () => {
 
 		expect(service().requests).toHaveLength(1);
 		expect(run.error?.description).toContain(
-			'The node waited for it as long as Options → Max Wait When Busy (Seconds) allows; the service asked to wait 5 s more.',
+			'The node stopped waiting: Options → Max Wait When Busy (Seconds) does not allow a longer wait; the service asked to wait 5 s more.',
 		);
 	});
 

@@ -29,7 +29,7 @@ const NETWORK: Record<string, [Outcome, string]> = {
 	ENOTFOUND: ['refused', `Nothing was sent: the Base URL’s host name is unknown. ${CHECK}.`],
 	ECONNABORTED: [
 		'unknown',
-		`The reply did not come in time, or the connection closed before it was whole. ${TRY_LATER} To give the service more time, add Timeout under the node’s Settings → Request Options.`,
+		`The reply did not come in time. ${TRY_LATER} To give the service more time, add Timeout under the node’s Settings → Request Options.`,
 	],
 	ERR_INVALID_URL: ['refused', `Nothing was sent: the Base URL is not a web address. ${CHECK}.`],
 	TLS: [
@@ -100,7 +100,7 @@ async function sendWhileBusy(
 				const asked = retryAfterMs
 					? `; the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s more`
 					: '';
-				error.description += ` The node waited for it as long as Options → Max Wait When Busy (Seconds) allows${asked}.`;
+				error.description += ` The node stopped waiting: Options → Max Wait When Busy (Seconds) does not allow a longer wait${asked}.`;
 				throw error;
 			}
 			await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);

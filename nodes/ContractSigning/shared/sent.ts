@@ -58,9 +58,10 @@ export function keepResult(context: IExecuteSingleFunctions, result: ItemResult)
 }
 
 /**
- * Whether the execution was stopped. n8n runs a declarative node without the execution's cancel
- * signal, but tells `onExecutionFinish` handlers at once on Stop; each item's send registers one,
- * so a batch that starts after Stop finds the mark. n8n 1.x and 2.0.x have no such hook.
+ * Whether the execution was stopped. On Stop, n8n aborts a request under way (its cancel signal is
+ * on each request) and tells `onExecutionFinish` handlers at once; each item's send registers one,
+ * so a wait between tries ends and a batch that starts after Stop finds the mark. n8n 1.x and
+ * 2.0.x have no such hook.
  */
 export function watchStop(context: IExecuteSingleFunctions, onStop: () => void): () => boolean {
 	const memory = memoryOf(context);

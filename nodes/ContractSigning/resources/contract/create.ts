@@ -40,7 +40,7 @@ export const contractCreateDescription: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. {{ $json.defaultUserKey }}',
 				description:
-					'Key of the user the contract is for, as returned by Client → Create. Without it, the client’s default user (the first user created with the client).',
+					'Key of the user who creates the contract, as returned by Client → Create. Without it, the client’s default user (the first user created with the client).',
 			},
 		],
 	},
