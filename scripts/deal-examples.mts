@@ -987,7 +987,7 @@ export function dealExample(head: CrmHead): Workflow {
 		parameters: { ...head.recorded.parameters, options: {} },
 		onError: 'continueRegularOutput',
 		notes:
-			"Finishes the deal in a run of its own and waits for it, so that a deal that fails there is told of by this run's Tell a Person. If that run fails, the next deal goes on all the same, and Every 10 Minutes finds the deal it stopped (Stopped Runs).",
+			"Finishes the deal in a run of its own and waits for it, so that a deal that fails there is told of by this run's Tell a Person.",
 	};
 	const keysToCrm: WorkflowNode = {
 		...head.keysToCrm,
@@ -1425,7 +1425,7 @@ export const HUBSPOT: CrmSide = {
 					position: [0, 0],
 					...READ,
 					notes:
-						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (n8n 1.x: HubSpot App Token), a service key or a private app's token with the scopes crm.objects.deals.read, crm.objects.deals.write, crm.objects.contacts.read and crm.objects.companies.read: Keys on Deal writes with it too). If HubSpot cannot answer, Every 10 Minutes reads it again.",
+						"Reads the deal (Deal → Get): whether it is won, its name and its associations, the contacts and companies linked to it. Pick your HubSpot Service Key credential (HubSpot App Token on n8n 1.x): a service key or a private app's token with the scopes crm.objects.deals.read, crm.objects.deals.write, crm.objects.contacts.read and crm.objects.companies.read, since Keys on Deal writes with it too. If HubSpot cannot answer, Every 10 Minutes reads it again.",
 					parameters: {
 						authentication: 'appToken',
 						resource: 'deal',

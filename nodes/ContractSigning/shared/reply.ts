@@ -95,7 +95,8 @@ function kept(body: IDataObject, message: string): JsonObject {
 
 /**
  * The failure a reply stands for, or nothing when it holds the record: HTTP 2xx, a 2xx `code`
- * when the body has one, and the record's key. A non-2xx HTTP status decides the outcome; within 2xx, the body's code.
+ * when the body has one, and the record's key. A non-2xx HTTP status decides the outcome; within
+ * 2xx, the body's code.
  */
 export function replyFailure(
 	response: IN8nHttpFullResponse,
