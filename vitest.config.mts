@@ -1,7 +1,5 @@
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { SummaryLineReporter } from './test/summary-line-reporter.mts';
 
@@ -15,8 +13,8 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.mts'],
+		globalSetup: ['test/scratch-folder.mts'],
 		env: {
-			N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'contract-signing-n8n-')),
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			N8N_LOG_LEVEL: 'silent',
 		},

@@ -38,6 +38,7 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
 	test: {
 		include: ['test/e2e/**/*.e2e.mts'],
+		globalSetup: ['test/scratch-folder.mts'],
 		// Two files at a time, each with its own n8n, service and ports: most of a file's time is spent
 		// waiting (for a rate limit, a Retry-After, a delay), and no test bounds elapsed time.
 		fileParallelism: true,
