@@ -186,6 +186,21 @@ const faults: FaultCase[] = [
 		message: /refused/i,
 		description: /Nothing answers at the Base URL/,
 	},
+	// No route: nothing left n8n, so nothing can exist and nothing "may have been created".
+	{
+		name: 'no route to the host (EHOSTUNREACH: 100::1, the discard prefix)',
+		credentials: { baseUrl: 'http://[100::1]:9' },
+		parameters: NO_WAITING,
+		code: 'EHOSTUNREACH',
+		description: /Nothing answers at the Base URL/,
+	},
+	{
+		name: 'no route to the network (ENETUNREACH: 255.255.255.255)',
+		credentials: { baseUrl: 'http://255.255.255.255:9' },
+		parameters: NO_WAITING,
+		code: 'ENETUNREACH',
+		description: /Nothing answers at the Base URL/,
+	},
 	{
 		name: 'connection closed mid-reply',
 		fault: { kind: 'close' },

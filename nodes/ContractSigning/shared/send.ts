@@ -55,8 +55,9 @@ function networkCode(error: Failure): string | undefined {
 /** What a failure means for the item; a network failure gets the hint n8n's message lacks. */
 function classify(error: Failure): Outcome {
 	if (error.context?.outcome) return error.context.outcome;
-	let code = networkCode(error) ?? '';
-	if (TLS.test(code)) code = 'TLS';
+	const network = networkCode(error) ?? '';
+	// No route to the host is, like a refused connection, a request that never left.
+	let code = TLS.test(network) ? 'TLS' : network.replace(/^E(HOST|NET)UNREACH$/, 'ECONNREFUSED');
 	if (!code && (error.cause as { isAxiosError?: unknown })?.isAxiosError) code = 'sent';
 	const [outcome, hint] = NETWORK[code] ?? ['unknown', TRY_LATER];
 	Object.assign(error, { description: hint, context: { ...error.context, outcome } });
