@@ -1,9 +1,10 @@
 /**
- * A busy service (429, 503, a refused connection): the node waits as long as the service asks,
+ * A busy service (429, 503, a refused connection, a name server that does not answer): the node waits as long as the service asks,
  * or backs off, within Options → Max Retries When Busy and Max Wait When Busy, and sends the
  * item again; nothing is created twice. Each item waits for itself: spacing the requests of a run
  * is Batching's part (Settings → Request Options).
  */
+import dns from 'node:dns';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -65,6 +66,46 @@ describe('the node waits out a busy service', () => {
 		}
 	});
 
+	it('a name server that does not answer (EAI_AGAIN): waits, and sends once it answers', async () => {
+		// The machine's resolver is made to time out twice for the service's host name, as one
+		// does while the network comes back; n8n, its request and the service are real.
+		const lookups: string[] = [];
+		const restore = resolverFailingFor('contract-signing.invalid', 2, lookups);
+		try {
+			const run = await runStep(service(), CREATE_CLIENT, {
+				items: contacts.slice(0, 1),
+				credentials: { baseUrl: service().url.replace('127.0.0.1', 'contract-signing.invalid') },
+			});
+
+			expect(run.error).toBeUndefined();
+			expect(lookups).toEqual(['EAI_AGAIN', 'EAI_AGAIN', '127.0.0.1']);
+			expect(tally(service())).toEqual({ requests: 1, created: { 'crm-1': 1 } });
+		} finally {
+			restore();
+		}
+	});
+
+	it('a name server that never answers: nothing sent, and the error says so', async () => {
+		const restore = resolverFailingFor('contract-signing.invalid', Infinity, []);
+		try {
+			const run = await runStep(
+				service(),
+				{ ...CREATE_CLIENT, options: { maxRetries: 1 } },
+				{
+					items: contacts.slice(0, 1),
+					credentials: { baseUrl: service().url.replace('127.0.0.1', 'contract-signing.invalid') },
+				},
+			);
+
+			expect(service().requests).toHaveLength(0);
+			expect(run.error?.description).toBe(
+				'Nothing was sent: the name server did not answer. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node tried 1 more time, the most that Options → Max Retries When Busy allows.',
+			);
+		} finally {
+			restore();
+		}
+	});
+
 	it('stops at Max Retries When Busy and says so, with the service’s message', async () => {
 		service().injectFault(rateLimited(), { times: 10 });
 		const run = await runStep(
@@ -79,7 +120,7 @@ describe('the node waits out a busy service', () => {
 		expect(requests[2].receivedAt - requests[1].repliedAt!).toBeGreaterThanOrEqual(1000);
 		expect(run.error?.message).toBe('Too many requests');
 		expect(run.error?.description).toBe(
-			'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node sent it again 2 times, the most that Options → Max Retries When Busy allows.',
+			'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node tried 2 more times, the most that Options → Max Retries When Busy allows.',
 		);
 	});
 
@@ -127,6 +168,38 @@ describe('the node waits out a busy service', () => {
 		expect(accepted.receivedAt - turnedAway.repliedAt!).toBeGreaterThanOrEqual(1500);
 	});
 });
+
+/**
+ * Makes Node.js's resolver fail `failures` times with EAI_AGAIN for `host`, then resolve it to
+ * 127.0.0.1; every other name resolves as before. Returns the undo; `lookups` records each answer.
+ */
+function resolverFailingFor(host: string, failures: number, lookups: string[]): () => void {
+	const original = dns.lookup;
+	let failed = 0;
+	const lookup = (name: string, options: unknown, callback: (...args: unknown[]) => void) => {
+		if (name !== host) return (original as (...args: unknown[]) => void)(name, options, callback);
+		const done = typeof options === 'function' ? (options as typeof callback) : callback;
+		const all = typeof options === 'object' && (options as { all?: boolean } | null)?.all;
+		if (failed < failures) {
+			failed += 1;
+			lookups.push('EAI_AGAIN');
+			const error = Object.assign(new Error(`getaddrinfo EAI_AGAIN ${name}`), {
+				code: 'EAI_AGAIN',
+				syscall: 'getaddrinfo',
+				hostname: name,
+			});
+			process.nextTick(done, error);
+			return;
+		}
+		lookups.push('127.0.0.1');
+		if (all) process.nextTick(done, null, [{ address: '127.0.0.1', family: 4 }]);
+		else process.nextTick(done, null, '127.0.0.1', 4);
+	};
+	(dns as { lookup: unknown }).lookup = lookup;
+	return () => {
+		(dns as { lookup: unknown }).lookup = original;
+	};
+}
 
 async function freePort(): Promise<number> {
 	const server = createServer();

@@ -17,8 +17,8 @@ const service = useStandIn();
 
 const contacts = CONTACTS as unknown as IDataObject[];
 
-const GAVE_UP = (retries: number) =>
-	`The node sent it again ${retries} times, the most that Options → Max Retries When Busy allows.`;
+const GAVE_UP = (tries: string) =>
+	`The node tried ${tries}, the most that Options → Max Retries When Busy allows.`;
 
 describe('Options', () => {
 	it('Max Retries When Busy 0: an item given a busy reply is sent once, not waited for, and the error names where the limits are', async () => {
@@ -32,7 +32,7 @@ describe('Options', () => {
 		expect(service().requests).toHaveLength(1);
 		expect(service().clients()).toHaveLength(0);
 		expect(run.error?.message).toBe('Too many requests');
-		expect(run.error?.description).toContain(GAVE_UP(0));
+		expect(run.error?.description).toContain(GAVE_UP('0 more times'));
 	});
 
 	it('Max Retries When Busy 1: an item the service stays busy for is sent twice, then fails', async () => {
@@ -45,7 +45,7 @@ describe('Options', () => {
 
 		expect(service().requests).toHaveLength(2);
 		expect(service().clients()).toHaveLength(0);
-		expect(run.error?.description).toContain(GAVE_UP(1));
+		expect(run.error?.description).toContain(GAVE_UP('1 more time'));
 	});
 
 	it('Max Wait When Busy (Seconds): a Retry-After beyond it fails the item at once, sent once', async () => {
@@ -59,6 +59,24 @@ describe('Options', () => {
 		expect(service().requests).toHaveLength(1);
 		expect(run.error?.description).toContain(
 			'The node stopped waiting: Options → Max Wait When Busy (Seconds) does not allow a longer wait; the service asked to wait 5 s more.',
+		);
+	});
+
+	it('Max Wait When Busy (Seconds) counts every wait of the item: pauses each within it add up to it', async () => {
+		// Each pause is 2 to 3 s, under the 5 s allowed; the second or third would pass 5 s in all.
+		service().injectFault(rateLimited(2), { times: 10 });
+		const run = await runStep(
+			service(),
+			{ ...CREATE_CLIENT, options: { maxWaitSeconds: 5 } },
+			{ items: contacts.slice(0, 1) },
+		);
+
+		const { requests } = service();
+		expect(requests.length).toBeGreaterThanOrEqual(2);
+		expect(requests.length).toBeLessThanOrEqual(3);
+		expect(requests.at(-1)!.receivedAt - requests[0].receivedAt).toBeLessThanOrEqual(5000);
+		expect(run.error?.description).toContain(
+			'The node stopped waiting: Options → Max Wait When Busy (Seconds) does not allow a longer wait; the service asked to wait 2 s more.',
 		);
 	});
 

@@ -20,7 +20,7 @@ const MAY_EXIST =
 	'The contract may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a contract named "NDA" of client cli_1 before you run this item again.';
 const NO_WAITING = { options: { maxRetries: 0 } };
 const STILL_BUSY =
-	'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node sent it again 0 times, the most that Options → Max Retries When Busy allows.';
+	'The service is busy. This is usually temporary: run the workflow again later, or turn on Retry On Fail in the node’s Settings. The node tried 0 more times, the most that Options → Max Retries When Busy allows.';
 
 interface FaultCase {
 	name: string;
@@ -98,6 +98,14 @@ const faults: FaultCase[] = [
 		message: 'Bad gateway',
 		description: MAY_EXIST,
 		code: '502',
+	},
+	{
+		name: 'HTTP 504, sent once',
+		fault: jsonError(504, 'Gateway timeout'),
+		message: 'Gateway timeout',
+		description: MAY_EXIST,
+		code: '504',
+		requests: 1,
 	},
 	{
 		name: 'HTTP 503',
@@ -231,5 +239,20 @@ describe('service fault table', () => {
 		else expect(error?.description).toMatch(entry.description);
 		if (entry.code) expect((error as { httpCode?: string }).httpCode).toBe(entry.code);
 		if (entry.requests) expect(service().requests).toHaveLength(entry.requests);
+	});
+});
+
+describe('a 404 to Client → Create', () => {
+	it('points at the Base URL: the create sends no key the service could fail to find', async () => {
+		service().injectFault(jsonError(404, 'Not found'), { path: '/v1/client' });
+		const { error } = await runStep(service(), {
+			resource: 'client',
+			operation: 'create',
+			fullname: 'Ada',
+		});
+
+		expect(error?.message).toBe('Not found');
+		expect(error?.description).toBe("Check 'Base URL' in the Contract Signing credential.");
+		expect(service().requests).toHaveLength(1);
 	});
 });

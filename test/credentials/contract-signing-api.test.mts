@@ -118,6 +118,11 @@ describe('credential test', () => {
 			'502 from a gateway that answers in JSON',
 			{ kind: 'status', status: 502, body: { code: 502, message: 'Bad gateway' } },
 		],
+		['500', { kind: 'status', status: 500, body: { code: '500', message: 'Internal error' } }],
+		[
+			'504 from a gateway that answers in JSON',
+			{ kind: 'status', status: 504, body: { code: 504, message: 'Gateway timeout' } },
+		],
 	] as const)('says the service is busy when it answers %s', async (_what, fault) => {
 		service().injectFault(fault, { path: '/v1/user' });
 		expect(await testCredential(credentialsFor(service()))).toEqual({ error: SERVICE_BUSY });

@@ -94,7 +94,7 @@ async function sendWhileBusy(
 			const { retryAfterMs } = error.context;
 			const pause = pauseBefore(attempt, retryAfterMs);
 			if (attempt >= maxRetries) {
-				error.description += ` The node sent it again ${attempt} times, the most that Options → Max Retries When Busy allows.`;
+				error.description += ` The node tried ${attempt} more time${attempt === 1 ? '' : 's'}, the most that Options → Max Retries When Busy allows.`;
 				throw error;
 			}
 			if (Date.now() + pause > giveUpAt) {
