@@ -1164,13 +1164,18 @@ const SEND_KEYS_TO_CRM: CrmHead['keysToCrm'] = {
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
 	notes:
-		"Replace the URL (and add your CRM's credential) with your CRM's address that stores the keys on the deal; to keep the keys only in Won deals, deactivate this step (right-click, Deactivate). If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
+		"Replace the URL (and add your CRM's credential) with your CRM's address that stores the keys on the deal, and each Name under Body Parameters with the field your CRM takes for it; to keep the keys only in Won deals, deactivate this step (right-click, Deactivate). If the CRM refuses them or cannot be reached, Every 10 Minutes sends them again.",
 	parameters: {
 		method: 'POST',
-		url: `=https://crm.example.com/api/deals/{{ ${deal('dealId')} }}/contract-signing`,
+		url: '=https://crm.example.com/api/deals/{{ $json.dealId }}/contract-signing',
 		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: `={{ { dealId: ${deal('dealId')}, clientKey: $json.clientKey, contractKey: $json.contractKey } }}`,
+		bodyParameters: {
+			parameters: [
+				{ name: 'dealId', value: '={{ $json.dealId }}' },
+				{ name: 'clientKey', value: '={{ $json.clientKey }}' },
+				{ name: 'contractKey', value: '={{ $json.contractKey }}' },
+			],
+		},
 		options: {},
 	},
 };
@@ -1976,12 +1981,6 @@ export function webhookIntake(): Workflow {
 		step(8, 'Send Keys to CRM', [480, 500], {
 			...SEND_KEYS_TO_CRM,
 			onError: 'continueErrorOutput',
-			parameters: {
-				...SEND_KEYS_TO_CRM.parameters,
-				url: '=https://crm.example.com/api/deals/{{ $json.dealId }}/contract-signing',
-				jsonBody:
-					'={{ { dealId: $json.dealId, clientKey: $json.clientKey, contractKey: $json.contractKey } }}',
-			},
 		}),
 		crmFailed(id(10), [720, 600]),
 		step(9, 'No Details', [480, 800], {

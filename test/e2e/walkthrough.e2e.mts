@@ -514,6 +514,13 @@ async function tableColumns(name: string): Promise<string[]> {
 /** The secret the CRM sends with each deal, as step 4 makes it. */
 const CRM_HEADERS = { [CRM_SECRET_HEADER.name]: CRM_SECRET_HEADER.value };
 
+/** The name this CRM gives the contract's key, which step 4 puts in Send Keys to CRM. */
+const CRM_CONTRACT_FIELD = 'contract_signing_key';
+
+/** The values of input elements. */
+const valuesOf = (inputs: unknown[]) =>
+	inputs.map((input) => (input as unknown as { value: string }).value);
+
 /** The keys the CRM received for the deal. */
 const keysFor = (dealId: string) =>
 	crm.requests.filter((call) => (call.body as { dealId?: string } | undefined)?.dealId === dealId);
@@ -706,6 +713,15 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 		await page.keyboard.type(crm.url);
 		await expect.poll(() => address.innerText(), POLL).toContain(`${crm.url}/api/deals/`);
 		await expect.poll(() => address.innerText(), POLL).not.toContain(EXAMPLE_CRM_ADDRESS);
+		// Its Body Parameters: the contract's key under the name this CRM gives that field.
+		expect(FIRST_WORKFLOW.replace(/\s+/g, ' ')).toContain(
+			'under **Body Parameters** change each **Name** to your CRM',
+		);
+		const names = panelField(sendKeys, 'Name').locator('input');
+		await expect
+			.poll(() => names.evaluateAll(valuesOf), POLL)
+			.toEqual(['dealId', 'clientKey', 'contractKey']);
+		await names.nth(2).fill(CRM_CONTRACT_FIELD);
 		await letTheEditSettle();
 		await screenshot('4-send-keys', await parametersColumn());
 
@@ -758,7 +774,9 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			intakeId,
 			(steps) =>
 				(steps['Contract Engine']?.parameters.workflowId as { value?: string } | undefined)
-					?.value === engineId && Boolean(steps['Deal Won']?.credentials),
+					?.value === engineId &&
+				Boolean(steps['Deal Won']?.credentials) &&
+				JSON.stringify(steps['Send Keys to CRM']?.parameters).includes(CRM_CONTRACT_FIELD),
 		);
 	});
 
@@ -875,7 +893,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				body: {
 					dealId: TEST_DEAL.deal.id,
 					clientKey: clients[0].clientKey,
-					contractKey: contracts[0].contractKey,
+					[CRM_CONTRACT_FIELD]: contracts[0].contractKey,
 				},
 			}),
 		]);
