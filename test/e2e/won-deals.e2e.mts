@@ -71,9 +71,10 @@ interface Driver {
 	title: string;
 	/**
 	 * Delivers the events at the same instant; resolves once their runs have ended. With `failing`,
-	 * that CRM step fails as when the CRM cannot be reached, in those runs only.
+	 * that CRM step fails as when the CRM cannot be reached, in those runs only; with `slowReads`,
+	 * each CRM step answers after READ_DELAY_SECONDS, in those runs only.
 	 */
-	deliver(events: DealEvent[], options?: { failing?: string }): Promise<void>;
+	deliver(events: DealEvent[], options?: { failing?: string; slowReads?: boolean }): Promise<void>;
 	/**
 	 * Runs the workflow from Every 10 Minutes, as its schedule would; the run must succeed. With
 	 * `failing`, that CRM step fails in this run as when the CRM cannot be reached.
@@ -506,7 +507,8 @@ function wonDealCases(
 	if (batches) {
 		it('a deal heard not won and then won in one delivery, its first event still read when the second comes: the win kept, one client, one contract', async () => {
 			const won = event(25, 25);
-			await driver.deliver([{ ...won, won: false }, won]);
+			// The first event's read is slow, so the second surely comes while it is under way.
+			await driver.deliver([{ ...won, won: false }, won], { slowReads: true });
 			expectAt(won, 0, 0);
 			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: won.dealId });
 			expect(await rowOf()).toMatchObject([{ status: 'waiting' }]);
@@ -672,6 +674,44 @@ function readStandIn(step: ExampleWorkflow['nodes'][number], byDeal: Record<stri
 	};
 }
 
+/** How long a CRM step takes to answer in a delivery with `slowReads`. */
+const READ_DELAY_SECONDS = 5;
+
+/** A Wait before a CRM step, named after it: n8n waits this short a time inside the run. */
+function readDelay(step: ExampleWorkflow['nodes'][number]) {
+	return {
+		id: crypto.randomUUID(),
+		name: `${step.name} Delay`,
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		webhookId: crypto.randomUUID(),
+		position: [(step.position?.[0] ?? 0) - 120, (step.position?.[1] ?? 0) + 120],
+		parameters: { resume: 'timeInterval', amount: READ_DELAY_SECONDS, unit: 'seconds' },
+	};
+}
+
+/** The connections, each one into a step of `delayed` taken through that step's Delay first. */
+function throughDelays(
+	connections: ExampleWorkflow['connections'],
+	delayed: Set<string>,
+): Record<string, unknown> {
+	type Targets = Array<{ node: string; type: string; index: number }> | null;
+	const into = (node: string) => (delayed.has(node) ? `${node} Delay` : node);
+	return {
+		...Object.fromEntries(
+			Object.entries((connections ?? {}) as Record<string, { main: Targets[] }>).map(
+				([from, { main }]) => [
+					from,
+					{ main: main.map((targets) => targets?.map((to) => ({ ...to, node: into(to.node) }))) },
+				],
+			),
+		),
+		...Object.fromEntries(
+			[...delayed].map((node) => [`${node} Delay`, { main: [[{ node, type: 'main', index: 0 }]] }]),
+		),
+	};
+}
+
 /**
  * A CRM's intake with the contract engine. A CRM cannot be reached here, and a CRM trigger cannot be
  * published without it, so each delivery is a published copy of the intake in which the trigger is
@@ -693,8 +733,16 @@ function intakeDriver(options: {
 	let saved = 0;
 	let lastEvents: DealEvent[] = [];
 	const known = async () => new Set((await settled(new Set())).map((run) => run.id));
-	/** The intake for these events, `failing`'s step left as it is (it cannot reach its CRM). */
-	const build = (events: DealEvent[], path: string, failing?: string): ExampleWorkflow => {
+	/**
+	 * The intake for these events, `failing`'s step left as it is (it cannot reach its CRM); with
+	 * `slow`, a Wait of READ_DELAY_SECONDS before each CRM step.
+	 */
+	const build = (
+		events: DealEvent[],
+		path: string,
+		failing?: string,
+		slow = false,
+	): ExampleWorkflow => {
 		const workflow = setUp(options.workflow);
 		const deals = events.filter(
 			(event, index) => events.findIndex((e) => e.dealId === event.dealId) === index,
@@ -740,11 +788,14 @@ function intakeDriver(options: {
 				options: {},
 			},
 		}));
+		const slowed = slow
+			? workflow.nodes.filter((node) => node.credentials && !triggers.includes(node))
+			: [];
 		return {
 			...workflow,
-			nodes: [...nodes, ...webhooks],
+			nodes: [...nodes, ...webhooks, ...slowed.map(readDelay)],
 			connections: {
-				...workflow.connections,
+				...throughDelays(workflow.connections, new Set(slowed.map((node) => node.name))),
 				...Object.fromEntries(
 					triggers.map((trigger) => [
 						`${trigger.name} Stand-in`,
@@ -754,10 +805,10 @@ function intakeDriver(options: {
 			},
 		} as ExampleWorkflow;
 	};
-	const save = async (events: DealEvent[], failing?: string) => {
+	const save = async (events: DealEvent[], failing?: string, slow = false) => {
 		saved += 1;
 		const path = `intake-${saved}-${Date.now()}`;
-		const { id: _id, ...workflow } = build(events, path, failing);
+		const { id: _id, ...workflow } = build(events, path, failing, slow);
 		const copy = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
 			method: 'POST',
 			body: JSON.stringify({ ...workflow, name: `${workflow.name} ${saved}` }),
@@ -786,11 +837,13 @@ function intakeDriver(options: {
 	};
 	return {
 		title: options.title,
-		async deliver(events, { failing } = {}) {
+		async deliver(events, { failing, slowReads } = {}) {
 			lastEvents = events;
 			const before = await known();
 			const batches = options.batches ? [events] : events.map((event) => [event]);
-			const saves = await Promise.all(batches.map(async (batch) => await save(batch, failing)));
+			const saves = await Promise.all(
+				batches.map(async (batch) => await save(batch, failing, slowReads)),
+			);
 			// The engine tells of a deal, not the intake: while a case asks it, the engine does at once.
 			const tellNow = tellAtOnce;
 			if (tellNow) await replaceInN8n(ENGINE.id, setUp(ENGINE));
@@ -809,7 +862,7 @@ function intakeDriver(options: {
 			} finally {
 				if (tellNow) await replaceInN8n(ENGINE.id, setUp(ENGINE, false));
 			}
-			if (failing) await rebuild(events);
+			if (failing || slowReads) await rebuild(events);
 		},
 		async readAs(events) {
 			await rebuild(events);
