@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Vitest's global set-up: every temporary folder of the run (packed tarballs, n8n user folders,
- * Chromium profiles, n8n's own) goes under one folder, removed when the run ends, so that runs do
- * not fill the disk of a machine that runs many. Workers and the processes they start inherit
+ * Vitest's global set-up: the run's temporary folders (packed tarballs, n8n user folders, Chromium
+ * profiles, n8n's own) go under one folder, removed when the run ends, so that runs do not fill
+ * the disk of a machine that runs many. Workers and the processes they start inherit
  * TMPDIR (os.tmpdir() reads it on each call) and N8N_USER_FOLDER, where n8n-core, run in-process,
  * keeps its settings; an n8n the end-to-end suite starts gets a user folder of its own.
  */
