@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { runStep, useStandIn } from '../helpers.mts';
+import { credentialsFor, runStep, useStandIn } from '../helpers.mts';
 import {
 	batching,
 	CONTACTS,
@@ -31,9 +31,13 @@ describe('Stop', () => {
 	it('ends an item’s wait for a busy service: it is not sent again, and the run is canceled', async () => {
 		// Turned away for 1 s: without the Stop, the item would be sent again 1 s after the reply.
 		service().injectFault(rateLimited(1), { times: 1 });
+		// n8n reads the credential for each request it makes for the node, sent or not.
+		let credentialReads = 0;
+		let readsAtStop = 0;
 		const { run, items } = await runStep(service(), CREATE_CLIENT, {
 			items: CONTACTS.slice(0, 1) as unknown as IDataObject[],
-			cancelWhen: firstReplied(),
+			credentials: () => (credentialReads++, credentialsFor(service())),
+			cancelWhen: firstReplied().then(() => (readsAtStop = credentialReads)),
 		});
 
 		expect(run.status).toBe('canceled');
@@ -43,14 +47,23 @@ describe('Stop', () => {
 		await sleep(2500);
 		expect(service().requests).toHaveLength(1);
 		expect(service().counts().clients).toBe(0);
+		// The wait ended with the Stop: the node asked n8n for no other request (which n8n, given the
+		// stopped execution's cancel signal, would not have sent either).
+		expect(credentialReads).toBe(readsAtStop);
 	});
 
 	it('with Batching, nothing of the batches after the Stop reaches the service', async () => {
 		// Two contacts at a time, 2 s apart: the Stop comes while n8n holds back the second batch.
+		let credentialReads = 0;
+		let readsAtStop = 0;
 		const { run } = await runStep(
 			service(),
 			{ ...CREATE_CLIENT, ...batching(2, 2000) },
-			{ items: CONTACTS.slice(0, 4) as unknown as IDataObject[], cancelWhen: firstReplied() },
+			{
+				items: CONTACTS.slice(0, 4) as unknown as IDataObject[],
+				credentials: () => (credentialReads++, credentialsFor(service())),
+				cancelWhen: firstReplied().then(() => (readsAtStop = credentialReads)),
+			},
 		);
 
 		expect(run.status).toBe('canceled');
@@ -61,6 +74,8 @@ describe('Stop', () => {
 			expect.objectContaining({ client: expect.objectContaining({ customKey: 'crm-1' }) }),
 			expect.objectContaining({ client: expect.objectContaining({ customKey: 'crm-2' }) }),
 		]);
+		// The node asked n8n for none of the later batch's requests.
+		expect(credentialReads).toBe(readsAtStop);
 	});
 });
 

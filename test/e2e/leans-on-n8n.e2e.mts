@@ -1,6 +1,6 @@
 /**
  * CONTRIBUTING's "Where the node leans on n8n" against the installed n8n's own files: each file of
- * n8n-nodes-base (or of @n8n/n8n-nodes-langchain) it names holds what the text says it does, and
+ * n8n-nodes-base it names holds what the text says it does, and
  * what the text says no node of n8n-nodes-base does, none does.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -40,7 +40,8 @@ const NAMED: Record<string, string[]> = {
 	'nodes/Microsoft/SharePoint/v2/helpers/utils.ts': ['error.description = '],
 	'nodes/SeaTable/v2/actions/router.ts': ['error.context.itemIndex = '],
 	'nodes/Xml/Xml.node.ts': ['deepCopy)('],
-	'nodes/mcp/shared/runtime.ts': ['onExecutionFinish'],
+	'nodes/Databricks/actions/helpers.ts': ['getExecutionCancelSignal()', '429'],
+	'nodes/Wait/Wait.node.ts': ['onExecutionCancellation('],
 	'credentials/OktaApi.credentials.ts': ["type: 'generic'", '$credentials.url'],
 	'credentials/ConvertApi.credentials.ts': [
 		"type: 'responseSuccessBody'",
@@ -48,13 +49,9 @@ const NAMED: Record<string, string[]> = {
 	],
 };
 
-/** The package a named file is in: the MCP Client is @n8n/n8n-nodes-langchain's. */
-const packageOf = (file: string) =>
-	file.startsWith('nodes/mcp/') ? join('@n8n', 'n8n-nodes-langchain') : 'n8n-nodes-base';
-
 let runtime: N8nRuntime;
 const built = (file: string) =>
-	join(runtime.root, 'node_modules', packageOf(file), 'dist', file.replace(/\.ts$/, '.js'));
+	join(runtime.root, 'node_modules', 'n8n-nodes-base', 'dist', file.replace(/\.ts$/, '.js'));
 
 /** Every built file under a folder of n8n-nodes-base. */
 function filesUnder(folder: string): string[] {
@@ -92,14 +89,12 @@ describe("CONTRIBUTING's files of n8n, in the installed n8n", () => {
 		});
 	}
 
-	it("no node of n8n-nodes-base reads $runIndex or retryOnFail, registers onExecutionFinish or sleeps with n8n-workflow's sleep; no credential disables redirects", () => {
+	it("no node of n8n-nodes-base reads $runIndex or retryOnFail or sleeps with n8n-workflow's sleep; no credential disables redirects", () => {
 		const words = SECTION.replace(/\s+/g, ' ');
 		expect(words).toContain('No node of n8n-nodes-base keys its own state by `$runIndex`');
 		expect(nodesBaseFilesWith('nodes', /\$runIndex/)).toEqual([]);
 		expect(words).toContain('No node of n8n-nodes-base reads it');
 		expect(nodesBaseFilesWith('nodes', /retryOnFail/)).toEqual([]);
-		expect(words).toContain('No node of n8n-nodes-base registers it');
-		expect(nodesBaseFilesWith('nodes', /onExecutionFinish/)).toEqual([]);
 		expect(words).toContain('as every node of n8n-nodes-base 2.41.1 that waits');
 		expect(nodesBaseFilesWith('nodes', /n8n_workflow_1\.sleep\b/)).toEqual([]);
 		expect(words).toContain('which no credential of n8n-nodes-base does');

@@ -2,7 +2,12 @@
  * Runs workflows through n8n's own engine (n8n-core's WorkflowExecute), with this package
  * loaded from its build the way n8n loads a community package.
  */
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	ICredentialsHelper,
 	NodeConnectionTypes,
@@ -56,6 +61,23 @@ export interface LoadedPackage {
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
+
+/**
+ * A declarative node given the `execute` n8n's server gives it (packages/cli's node-types.ts,
+ * 1.123.81 and 2.41.1 alike): its routing run with the execution's context, cancel signal included.
+ * Without it, n8n-core runs the routing in a context of its own, without that signal.
+ */
+function runsAsInN8n(nodeType: INodeType): INodeType {
+	const declarative = nodeType.description?.requestDefaults !== undefined;
+	const { execute, supplyData, poll, trigger, webhook, methods } = nodeType;
+	if (!execute && !supplyData && !poll && !trigger && (declarative || (!webhook && !methods))) {
+		nodeType.execute = async function (this: IExecuteFunctions) {
+			const routing = new RoutingNode(this as ConstructorParameters<typeof RoutingNode>[0], nodeType);
+			return (await routing.runNode()) ?? [];
+		};
+	}
+	return nodeType;
+}
 const extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
 
 /** Makes a node type of the test's own (or another package's, under its full name) available to the workflows it runs. */
@@ -85,7 +107,7 @@ export function loadPackage(): Promise<LoadedPackage> {
 			getByNameAndVersion: (name, version) => {
 				const type = types[name] ?? extraNodeTypes[name];
 				if (!type) throw new Error(`Unknown node type ${name}`);
-				return 'nodeVersions' in type ? type.getNodeType(version) : type;
+				return runsAsInN8n('nodeVersions' in type ? type.getNodeType(version) : type);
 			},
 			getKnownTypes: () => ({}),
 		};

@@ -19,7 +19,7 @@ import {
 import { finishEnvelope, whereToLook, type EnvelopeRules } from './envelope';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_SECONDS } from './fields';
 import { checkReply, TRY_LATER, type ExpectedReply, type Outcome } from './reply';
-import { earlierResult, keepResult, sentOf, watchStop, type ItemResult } from './sent';
+import { earlierResult, keepResult, sentOf, type ItemResult } from './sent';
 
 const CHECK = "Check 'Base URL' in the Contract Signing credential";
 /** Network failures by code: whether the request left, and the hint n8n's own message lacks. */
@@ -75,17 +75,28 @@ export function pauseBefore(attempt: number, retryAfterMs = 0, random = Math.ran
 	return Math.round(Math.max(retryAfterMs * (1 + random() / 2), backoff * (0.5 + random())));
 }
 
+/**
+ * Waits `ms`, or less if the execution is stopped: n8n aborts the execution's cancel signal on Stop
+ * (and puts it on each request, so none is sent after it).
+ */
+async function pauseUnlessStopped(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	let stop = () => {};
+	const stopped = new Promise<void>((resolve) => (stop = resolve));
+	signal?.addEventListener('abort', stop, { once: true });
+	await Promise.race([sleep(ms), stopped]);
+	signal?.removeEventListener('abort', stop);
+}
+
 /** The item's reply; a busy service is asked again within the item's limits, unless the execution stopped. */
 async function sendWhileBusy(
 	context: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[] | undefined> {
-	let wake = () => {};
-	const stopped = watchStop(context, () => wake());
+	const signal = context.getExecutionCancelSignal();
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const giveUpAt = Date.now() + Number(options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
-	for (let attempt = 0; !stopped(); attempt++) {
+	for (let attempt = 0; !signal?.aborted; attempt++) {
 		try {
 			return await context.makeRoutingRequest(requestData);
 		} catch (caught) {
@@ -104,7 +115,7 @@ async function sendWhileBusy(
 				error.description += ` The node stopped waiting: Options → Max Wait When Busy (Seconds) does not allow a longer wait${asked}.`;
 				throw error;
 			}
-			await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);
+			await pauseUnlessStopped(pause, signal);
 		}
 	}
 	return undefined;

@@ -24,8 +24,6 @@ interface Memory {
 	sent?: Record<number, Sent>;
 	/** Under Retry On Fail, each item's final result: sending again could create it twice. */
 	results?: Record<string, ItemResult>;
-	/** The id of the execution once it ended or was stopped: nothing more is sent in it. */
-	stopped?: string;
 }
 
 const memoryOf = (context: IExecuteSingleFunctions) => context.getContext('node') as Memory;
@@ -55,20 +53,4 @@ export function earlierResult(context: IExecuteSingleFunctions): ItemResult | un
 
 export function keepResult(context: IExecuteSingleFunctions, result: ItemResult): void {
 	(memoryOf(context).results ??= {})[resultKey(context)] = deepCopy(result);
-}
-
-/**
- * Whether the execution was stopped. On Stop, n8n aborts a request under way (its cancel signal is
- * on each request) and tells `onExecutionFinish` handlers at once; each item's send registers one,
- * so a wait between tries ends and a batch that starts after Stop finds the mark. n8n 1.x and
- * 2.0.x have no such hook.
- */
-export function watchStop(context: IExecuteSingleFunctions, onStop: () => void): () => boolean {
-	const memory = memoryOf(context);
-	const execution = context.getExecutionId();
-	context.onExecutionFinish?.(() => {
-		memory.stopped = execution;
-		onStop();
-	});
-	return () => memory.stopped === execution;
 }
