@@ -187,7 +187,7 @@ export const SUMMARY_HOUR = 9;
 
 /** Tell a Person's message: each deal that needs a person, and what to do for it. */
 const TELL_A_PERSON = [
-	`$('Deals for a Person').all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you. ' +`,
+	`$('Deals for a Person').all().length + ' won deal(s) in the data table ${WON_DEALS_TABLE.name} need you (in n8n: Overview → Data tables → ${WON_DEALS_TABLE.name}; double-click a cell to change it, Enter saves it). ' +`,
 	"$('Deals for a Person').all().map(({ json: row }) => 'Deal ' + row.dealId + ': ' + (row.status === 'retry' || row.status === 'waiting'",
 	`? 'still not finished ${TELL_AFTER_HOURS} hours after it was won (' + row.problem + '). It is tried again every 10 minutes: if your CRM or the Contract Signing service is down, it goes on once they are back; otherwise correct what the message says.'`,
 	": row.status === 'failed'",

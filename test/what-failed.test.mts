@@ -190,6 +190,10 @@ describe('Tell a Person: what the sweep says of each deal', () => {
 			`Deal D-2: still not finished ${TELL_AFTER_HOURS} hours after it was won`,
 		);
 		expect(text.startsWith('2 won deal(s)')).toBe(true);
+		// Where the person changes a row, as the README says.
+		expect(text).toContain(
+			`(in n8n: Overview → Data tables → ${WON_DEALS_TABLE.name}; double-click a cell to change it, Enter saves it)`,
+		);
 	});
 
 	it('a failed deal and one to check keep their own fixes', () => {

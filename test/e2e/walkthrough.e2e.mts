@@ -53,7 +53,7 @@ import {
 	ENGINE_TABLE,
 	TEST_DEAL,
 } from '../../scripts/deal-examples.mts';
-import { dataTableId, tableRows } from './data-tables.mts';
+import { dataTableId, tableRows, updateTableRows } from './data-tables.mts';
 import type { ClientRecord, ContractRecord, StandIn } from '../service/stand-in.mts';
 
 const ENGINE_FILE = 'contract-engine.json';
@@ -975,6 +975,84 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 			[TEST_DEAL.deal.id, 'done'],
 			[ANOTHER_DEAL.deal.id, 'done'],
 		]);
+	});
+
+	it("When something goes wrong: a row's cells changed in Overview → Data tables, as the README says (double-click, type, Enter)", async () => {
+		const rest = await ownerSession(editor.url);
+		const tableId = await tableIdOf(TABLE);
+		const statusOf = async (dealId: string) =>
+			(await tableRows(rest, tableId, { dealId })).map((row) => row.status);
+		const [deal] = await tableRows(rest, tableId, { dealId: ANOTHER_DEAL.deal.id });
+		expect(deal).toMatchObject({ status: 'done', contractKey: expect.any(String) });
+		const contractKey = deal.contractKey as string;
+
+		await page.getByRole('menuitem', { name: 'Overview' }).click();
+		await page.getByRole('link', { name: 'Data tables' }).click();
+		await page.getByRole('link', { name: new RegExp(`^${TABLE}`) }).click();
+		const grid = page.getByRole('grid');
+		await shows(grid.getByRole('gridcell', { name: ANOTHER_DEAL.deal.id, exact: true }));
+		// n8n draws only the columns within the table's width: status, the table's 9th column, is
+		// not on the page until the table is scrolled right, which a user does with Shift and the
+		// mouse wheel over the table (or sideways on a touchpad, or its scroll bar).
+		const statusHeader = grid.getByRole('columnheader', { name: 'status', exact: true });
+		expect(await statusHeader.count(), 'status shown before scrolling right').toBe(0);
+		const gridBox = await boxOf(grid);
+		await page.mouse.move(gridBox.x + gridBox.width / 2, gridBox.y + gridBox.height / 2);
+		const shownWhole = async () => {
+			const header = (await statusHeader.count()) > 0 ? await statusHeader.boundingBox() : null;
+			return header !== null && header.x + header.width <= gridBox.x + gridBox.width;
+		};
+		await page.keyboard.down('Shift');
+		try {
+			for (let turns = 0; !(await shownWhole()); turns++) {
+				if (turns === 20) throw new Error('the status column did not come into view');
+				await page.mouse.wheel(0, 200);
+				await sleep(200);
+			}
+		} finally {
+			await page.keyboard.up('Shift');
+		}
+		// The deal's row, by its contractKey beside status (its dealId is scrolled out of view).
+		const column = await statusHeader.getAttribute('aria-colindex');
+		const status = grid
+			.getByRole('row')
+			.filter({ has: page.getByRole('gridcell', { name: contractKey, exact: true }) })
+			.locator(`[role="gridcell"][aria-colindex="${column}"]`);
+		await expect.poll(() => status.innerText(), POLL).toBe('done');
+
+		// Double-click opens n8n's text editor over the cell with its value selected: what is
+		// typed replaces it, and n8n keeps it on Enter, not before.
+		const editorOfCell = page.getByRole('textbox', { name: 'Input Editor' });
+		const change = async (value: string, before: string) => {
+			await status.dblclick();
+			await shows(editorOfCell);
+			await page.keyboard.type(value);
+			expect(await editorOfCell.inputValue(), 'what the cell editor holds').toBe(value);
+			await sleep(1000);
+			expect(await statusOf(ANOTHER_DEAL.deal.id), 'before Enter').toEqual([before]);
+			await page.keyboard.press('Enter');
+			await editorOfCell.waitFor({ state: 'hidden' });
+			await expect.poll(() => statusOf(ANOTHER_DEAL.deal.id), POLL).toEqual([value]);
+			expect(await status.innerText()).toBe(value);
+		};
+		try {
+			await change('check', 'done');
+			await change('done', 'check');
+		} finally {
+			// The cases after this one read every row done.
+			await updateTableRows(rest, tableId, { dealId: ANOTHER_DEAL.deal.id }, { status: 'done' });
+		}
+		expect(
+			(await tableRows(rest, tableId)).map((row) => [row.dealId, row.status, row.contractKey]),
+		).toEqual([
+			[TEST_DEAL.deal.id, 'done', expect.any(String)],
+			[ANOTHER_DEAL.deal.id, 'done', contractKey],
+		]);
+
+		// What the README tells a person to do to a row, in the editor.
+		expect(readmeSection('When something goes wrong').replace(/\s+/g, ' ')).toContain(
+			`in **Overview → Data tables**, open **${TABLE}**, double-click the cell (scroll right for \`status\`: Shift + mouse wheel over the table), type the value and press Enter`,
+		);
 	});
 
 	it('4. Tell a Person and Daily Summary as step 4 set them: the daily summary reaches the address given, through the SMTP credential made there', async () => {
