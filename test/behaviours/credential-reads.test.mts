@@ -93,3 +93,16 @@ it('n8n lets the node send to its Base URL whatever the credential’s Allowed H
 	expect(run.error).toBeUndefined();
 	expect(service().clients()).toHaveLength(2);
 });
+
+it('without Settings → Request Options → Timeout, n8n gives each request 300,000 ms, as docs/reference.md says', async () => {
+	const authenticate = vi.spyOn(TestCredentialsHelper.prototype, 'authenticate');
+	await runStep(service(), CREATE_CLIENT, { items: contacts.slice(0, 1) });
+	await runStep(
+		service(),
+		{ ...CREATE_CLIENT, requestOptions: { timeout: 2000 } },
+		{
+			items: contacts.slice(0, 1),
+		},
+	);
+	expect(authenticate.mock.calls.map(([, , options]) => options.timeout)).toEqual([300_000, 2000]);
+});

@@ -3,8 +3,8 @@
  * input item's value, measured here. n8n's routing (n8n-core's RoutingNode) walks the node's
  * description twice for each item, once to build the request and once more to find the node's
  * own Base URL (resolveBaseUrl, for the credential's allowed domains). In each walk it evaluates
- * the value of every field described under that name, shown on the panel or not, and reads a
- * field with a `routing.send` once more. This node's fields have none: the operation's preSend
+ * the value of every field described under that name, shown on the panel or not (a name described
+ * twice is evaluated twice in each walk), and reads a field with a `routing.send` once more. This node's fields have none: the operation's preSend
  * reads each field it sends once (shared/envelope.ts), and each name is described once. A mapped
  * parameter whose field the panel does not show is not evaluated at all: n8n drops it when it
  * loads the workflow.
@@ -54,6 +54,24 @@ const countingItems: INodeType = {
 registerNodeType(countingItems);
 registerNodeType(routingAloneNode);
 
+/** The routing-alone node with Contract Name described a second time, for a panel that never shows. */
+const NAME_TWICE = 'test.routingAloneNameTwice';
+const { properties } = routingAloneNode.description;
+registerNodeType({
+	description: {
+		...routingAloneNode.description,
+		name: NAME_TWICE,
+		properties: [
+			...properties,
+			{
+				...properties.find(({ name }) => name === 'name')!,
+				routing: undefined,
+				displayOptions: { show: { action: ['never'] } },
+			},
+		],
+	},
+});
+
 const service = useStandIn();
 const MAPPED = '={{ $json.value }}';
 
@@ -90,6 +108,16 @@ describe('evaluations of a mapped field, for one item', () => {
 			parameters: { clientKey, name: MAPPED },
 		};
 		expect(await readsFor(step)).toBe(4);
+	});
+
+	it('a name described twice, the second description never shown: one more in each walk, 6', async () => {
+		const { clientKey } = await seedClient(service());
+		const step = {
+			name: 'Routing Alone, Name Twice',
+			type: NAME_TWICE,
+			parameters: { clientKey, name: MAPPED },
+		};
+		expect(await readsFor(step)).toBe(6);
 	});
 
 	it('a field in a collection (Additional Fields → Template Key): 3, the collection’s value in each walk and the field in the preSend', async () => {

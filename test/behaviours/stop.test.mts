@@ -88,7 +88,8 @@ describe('Timeout', () => {
 		});
 
 		expect(service().requests).toHaveLength(1);
-		// n8n's own message for the timeout; the code says what happened.
+		// n8n's own message for the timeout, as docs/reference.md quotes it; the code says what happened.
+		expect(error?.message).toMatch(/^The connection was aborted/);
 		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('ECONNABORTED');
 		expect(error?.description).toBe(
 			'The client may have been created all the same: the service did not confirm it. So that it is not created twice, the node does not send it again. Look in your Contract Signing account for a client with \'Custom Key\' "crm-1042" before you run this item again.',

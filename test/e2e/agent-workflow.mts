@@ -15,6 +15,8 @@ export interface AgentWorkflowOptions {
 	trigger: 'manual' | 'chat';
 	contractSigning: CredentialRef;
 	openAi: CredentialRef;
+	/** The tools without Settings → On Error → Continue, which the README asks for. */
+	withoutContinue?: boolean;
 }
 
 export const AGENT_PROMPT =
@@ -42,6 +44,8 @@ export function agentWorkflow(options: AgentWorkflowOptions) {
 	const contractSigning = { [CREDENTIAL_TYPE]: options.contractSigning };
 	// With a chat trigger the agent reads the chat message; otherwise its prompt is fixed.
 	const prompt = options.trigger === 'manual' ? { promptType: 'define', text: AGENT_PROMPT } : {};
+	// The agent reads a refusal only from an item: n8n hands it an empty result for a thrown error.
+	const onError = options.withoutContinue ? {} : { onError: 'continueRegularOutput' };
 	return {
 		id: options.id,
 		name: 'An AI agent creates a client and a contract',
@@ -67,8 +71,7 @@ export function agentWorkflow(options: AgentWorkflowOptions) {
 			{
 				id: 'a9e7c0de-0000-4000-8000-000000000004',
 				name: 'Create Client',
-				// The agent reads a refusal only from an item: n8n hands it an empty result for a thrown error.
-				onError: 'continueRegularOutput',
+				...onError,
 				type: `${NODE_TYPE}Tool`,
 				typeVersion: 1,
 				position: [320, 240],
@@ -93,7 +96,7 @@ export function agentWorkflow(options: AgentWorkflowOptions) {
 			{
 				id: 'a9e7c0de-0000-4000-8000-000000000005',
 				name: 'Create Contract',
-				onError: 'continueRegularOutput',
+				...onError,
 				type: `${NODE_TYPE}Tool`,
 				typeVersion: 1,
 				position: [520, 240],

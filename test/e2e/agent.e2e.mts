@@ -25,6 +25,14 @@ const agent = agentWorkflow({
 	openAi: { id: OPENAI_CREDENTIAL_ID, name: 'OpenAI stand-in' },
 });
 
+const agentWithoutContinue = agentWorkflow({
+	id: 'csAgentNoContinue',
+	trigger: 'manual',
+	contractSigning: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+	openAi: { id: OPENAI_CREDENTIAL_ID, name: 'OpenAI stand-in' },
+	withoutContinue: true,
+});
+
 let model: ScriptedModel;
 
 const suite = useN8n('agent', {
@@ -39,7 +47,7 @@ const suite = useN8n('agent', {
 				data: { apiKey: 'sk-standin', url: model.url },
 			},
 		]);
-		await importWorkflows(suite.home, [agent]);
+		await importWorkflows(suite.home, [agent, agentWithoutContinue]);
 	},
 });
 
@@ -118,5 +126,21 @@ describe('an AI agent with the Contract Signing tools', () => {
 			'/v1/contract',
 		]);
 		expect(suite.service.contracts()).toHaveLength(1);
+	});
+
+	it('without On Error → Continue on the tool, the agent is not told the service’s message', async () => {
+		suite.service.reset();
+		model.requests.length = 0;
+		suite.service.injectFault(
+			{ kind: 'status', status: 409, body: { code: '409', message: 'Template is archived' } },
+			{ path: '/v1/contract', times: 1 },
+		);
+		const result = await suite.execute(agentWithoutContinue.id);
+
+		// n8n 2.41 hands the agent an empty result for the refused call, as the README says.
+		expect(result.status).toBe('success');
+		const toolResults = model.requests[2].messages.filter((message) => message.role === 'tool');
+		expect(toolResults.at(-1)?.content).toBe('');
+		expect(JSON.stringify(model.requests)).not.toContain('Template is archived');
 	});
 });

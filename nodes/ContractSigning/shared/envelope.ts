@@ -183,7 +183,8 @@ function simplifyOf(value: unknown): boolean {
 /**
  * The `preSend` of an operation whose envelope has this `action`. Input it refuses stops the item
  * before anything is sent: under On Error → Continue as the item's error, which the send gives as
- * its output (shared/send.ts), since n8n would give it without the item's fields.
+ * its output (shared/send.ts), since n8n's routing would give an item whose data is empty, the
+ * error beside it (n8n-core's RoutingNode, 1.123.81 and 2.41.1).
  */
 export function finishEnvelope(rules: EnvelopeRules, action: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
