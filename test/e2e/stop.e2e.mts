@@ -6,8 +6,9 @@
  * how the run ended, how long after the Stop (or the start), when the service saw its connection
  * closed and how many requests it received.
  *
- * On the pinned n8n only: the run and stop endpoints and their bodies are the ones 2.41.1's editor
- * uses (POST /rest/workflows/:id/run with `triggerToStartFrom`, POST /rest/executions/:id/stop).
+ * On the pinned n8n and on 1.x (CONTRACT_SIGNING_N8N=1.x): the run and stop endpoints and their
+ * bodies are the ones their editors use (POST /rest/workflows/:id/run with `triggerToStartFrom`, and
+ * on 1.x the workflow itself; POST /rest/executions/:id/stop).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
@@ -28,9 +29,10 @@ const NODE = 'Create Client';
 const GIVE_UP_MS = 20_000;
 const TIMEOUT_MS = 2000;
 
-if (process.env.CONTRACT_SIGNING_N8N) {
+const LINE = process.env.CONTRACT_SIGNING_N8N ?? '';
+if (!['', '1.x'].includes(LINE)) {
 	throw new Error(
-		'stop.e2e.mts drives the REST API of the pinned n8n only; run it without CONTRACT_SIGNING_N8N',
+		`stop.e2e.mts drives the REST API of the pinned n8n and of 1.x, not of n8n ${LINE}`,
 	);
 }
 
@@ -131,19 +133,32 @@ async function createWorkflow(
 ): Promise<string> {
 	const created = await restJson<{ id: string }>(suite.rest, '/rest/workflows', {
 		method: 'POST',
-		body: JSON.stringify(workflow(name)),
+		// n8n 1.x's editor sends `active` with a new workflow, and 1.x needs it.
+		body: JSON.stringify({ ...workflow(name), ...(LINE === '1.x' && { active: false }) }),
 	});
 	return created.id;
 }
 
-/** The editor's "Execute workflow" from the Manual Trigger; returns the execution's id. */
+/**
+ * The editor's "Execute workflow" from the Manual Trigger; returns the execution's id. The editor
+ * of n8n 1.x sends the workflow itself along.
+ */
 async function runWorkflow(workflowId: string): Promise<string> {
+	const workflowData =
+		LINE === '1.x'
+			? await restJson<object>(suite.rest, `/rest/workflows/${workflowId}`)
+			: undefined;
 	const started = await restJson<{ executionId?: string }>(
 		suite.rest,
 		`/rest/workflows/${workflowId}/run`,
 		{
 			method: 'POST',
-			body: JSON.stringify({ workflowId, startNodes: [], triggerToStartFrom: { name: 'Start' } }),
+			body: JSON.stringify({
+				workflowId,
+				...(workflowData && { workflowData }),
+				startNodes: [],
+				triggerToStartFrom: { name: 'Start' },
+			}),
 		},
 	);
 	if (!started.executionId) throw new Error(`no execution started: ${JSON.stringify(started)}`);
