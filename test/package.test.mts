@@ -92,6 +92,8 @@ describe('the packed package', () => {
 			'ten',
 			'eleven',
 			'twelve',
+			'thirteen',
+			'fourteen',
 		];
 		expect(readFileSync(join(PACKAGE_ROOT, 'docs', 'reference.md'), 'utf8')).toContain(
 			`${words[compat.length]} of the ${words[older.length]} files 1.123.81 runs`,

@@ -137,7 +137,7 @@ describe('an AI agent with the Contract Signing tools', () => {
 		);
 		const result = await suite.execute(agentWithoutContinue.id);
 
-		// n8n 2.41 hands the agent an empty result for the refused call, as the README says.
+		// n8n (1.123.81 and 2.41.1) hands the agent an empty result for the refused call, as the README says.
 		expect(result.status).toBe('success');
 		const toolResults = model.requests[2].messages.filter((message) => message.role === 'tool');
 		expect(toolResults.at(-1)?.content).toBe('');
