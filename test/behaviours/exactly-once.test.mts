@@ -305,3 +305,24 @@ describe('Retry On Fail: exactly once whatever the fields do', () => {
 		},
 	);
 });
+
+describe("the node's memory, in the execution's node context", () => {
+	/** What the node kept in the execution's context for the step named 'Contract Signing'. */
+	const memoryOf = (run: Awaited<ReturnType<typeof runStep>>['run']) =>
+		run.data.executionData?.contextData['node:Contract Signing'] as IDataObject | undefined;
+	const contacts = CONTACTS.slice(0, 3) as unknown as IDataObject[];
+
+	it('holds each item’s result only under Retry On Fail, and nothing of a send once it is over', async () => {
+		const plain = await runStep(service(), CREATE_CLIENT, { items: contacts });
+		const retried = await runStep(service(), CREATE_CLIENT, {
+			items: contacts,
+			settings: RETRY_ON_FAIL,
+		});
+
+		expect(plain.error).toBeUndefined();
+		expect(memoryOf(plain.run)?.results).toBeUndefined();
+		expect(Object.keys((memoryOf(retried.run)?.results as IDataObject) ?? {})).toHaveLength(3);
+		expect(memoryOf(plain.run)?.sent).toEqual({});
+		expect(memoryOf(retried.run)?.sent).toEqual({});
+	});
+});

@@ -202,4 +202,16 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 			expect(pause).toBeGreaterThanOrEqual(1000);
 		}
 	});
+
+	it('503 without Retry-After, without Retry On Fail: waited out by the node, each created once', async () => {
+		suite.service.reset();
+		failFirstRequestOf(suite.service, ['crm-3', 'crm-9'], busyWithoutActing);
+		const result = await run('rateLimited');
+
+		expect(result.status).toBe('success');
+		expect(tally(suite.service)).toEqual({ requests: 14, created: onceEach() });
+		for (const crmId of ['crm-3', 'crm-9']) {
+			expect(requestTimes(suite.service, crmId), `the requests for ${crmId}`).toHaveLength(2);
+		}
+	});
 });
