@@ -152,6 +152,8 @@ export async function sendItem(
 		if (remember && items) keepResult(this, result);
 		return asItems(this, result);
 	} catch (caught) {
+		// Stopped: n8n no longer waits for this run's output, so its error would reach no one.
+		if (this.getExecutionCancelSignal()?.aborted) return [];
 		const error = caught as Failure;
 		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
 		if (mayExist) error.description = mayExist;
