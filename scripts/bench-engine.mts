@@ -36,7 +36,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,8 +44,12 @@ import { fileURLToPath } from 'node:url';
 import type { IDataObject } from 'n8n-workflow';
 import type { Step, WorkflowRun } from '../test/engine/n8n-engine.mts';
 
-// n8n-core writes its config into the user folder: a temporary one, as in the tests.
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'contract-signing-bench-'));
+// n8n-core writes its config into the user folder: a temporary one, as in the tests, gone at exit.
+if (!process.env.N8N_USER_FOLDER) {
+	const userFolder = mkdtempSync(join(tmpdir(), 'contract-signing-bench-'));
+	process.env.N8N_USER_FOLDER = userFolder;
+	process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
+}
 process.env.N8N_LOG_LEVEL ??= 'silent';
 
 function option(name: string): string | undefined {
