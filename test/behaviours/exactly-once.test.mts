@@ -325,4 +325,17 @@ describe("the node's memory, in the execution's node context", () => {
 		expect(memoryOf(plain.run)?.sent).toEqual({});
 		expect(memoryOf(retried.run)?.sent).toEqual({});
 	});
+
+	it('keeps a copy of each result, not the item n8n goes on with', async () => {
+		const retried = await runStep(service(), CREATE_CLIENT, {
+			items: contacts,
+			settings: RETRY_ON_FAIL,
+		});
+		const kept = Object.values(memoryOf(retried.run)?.results as Record<string, IDataObject>).map(
+			(result) => (result.json as IDataObject[])[0],
+		);
+
+		expect(kept).toEqual(retried.items);
+		kept.forEach((result, item) => expect(result).not.toBe(retried.items[item]));
+	});
 });

@@ -19,7 +19,13 @@ import {
 	tally,
 } from '../scenarios/contacts.mts';
 import { contactsWorkflow, type OnError } from './contacts-workflow.mts';
-import { importWorkflows, nodeItems, type ExecutionResult } from './n8n-instance.mts';
+import {
+	contractSigningCredential,
+	importCredentials,
+	importWorkflows,
+	nodeItems,
+	type ExecutionResult,
+} from './n8n-instance.mts';
 import { useN8n } from './suite.mts';
 
 const NODE = 'Create Client';
@@ -35,6 +41,7 @@ function scenarioWorkflow({ id, onError, retryOnFail, parameters }: Scenario) {
 	return contactsWorkflow({
 		id,
 		node: NODE,
+		...(id === 'csNothingAnswers' && { credentialId: NOTHING_ANSWERS_CREDENTIAL_ID }),
 		parameters: { ...CREATE_CLIENT, ...parameters },
 		onError,
 		retryOnFail,
@@ -60,12 +67,26 @@ scenarios.timeout = {
 	parameters: { requestOptions: { timeout: 500 } },
 };
 scenarios.redirect = { id: 'csRedirect', onError: 'stopWorkflow', retryOnFail: false };
+scenarios.nothingAnswers = {
+	id: 'csNothingAnswers',
+	onError: 'stopWorkflow',
+	retryOnFail: false,
+	parameters: { options: { maxRetries: 1 } },
+};
+/** A credential whose Base URL is a port where nothing listens: each connection is refused. */
+const NOTHING_ANSWERS_CREDENTIAL_ID = 'csNothingAnswersCredential';
 
 /** The recorder: another server, which nothing carrying the key may reach. */
 const suite = useN8n('exactly-once', {
 	recorder: true,
 	start: true,
 	prepare: async () => {
+		await importCredentials(suite.home, [
+			contractSigningCredential(
+				{ baseUrl: 'http://127.0.0.1:9', apiKey: suite.service.apiKey },
+				NOTHING_ANSWERS_CREDENTIAL_ID,
+			),
+		]);
 		await importWorkflows(suite.home, [...Object.values(scenarios).map(scenarioWorkflow)]);
 	},
 });
@@ -213,5 +234,16 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 		for (const crmId of ['crm-3', 'crm-9']) {
 			expect(requestTimes(suite.service, crmId), `the requests for ${crmId}`).toHaveLength(2);
 		}
+	});
+
+	// n8n 2.x gives the network's code as the error's cause, 1.x as its httpCode: either is read.
+	it('a refused connection is waited out as a busy service, and its error says nothing answers', async () => {
+		const result = await run('nothingAnswers');
+
+		expect(result.status).toBe('error');
+		expect(result.output).toContain('Nothing answers at the Base URL.');
+		expect(result.output).toContain(
+			'The node tried 1 more time, the most that Options → Max Retries When Busy allows.',
+		);
 	});
 });

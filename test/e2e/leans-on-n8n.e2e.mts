@@ -89,14 +89,19 @@ describe("CONTRIBUTING's files of n8n, in the installed n8n", () => {
 		});
 	}
 
-	it("no node of n8n-nodes-base reads $runIndex or retryOnFail or sleeps with n8n-workflow's sleep; no credential disables redirects", () => {
+	it("no node of n8n-nodes-base reads $runIndex or retryOnFail or sleeps with n8n-workflow's sleep, which is @n8n/utils'; no credential disables redirects", () => {
 		const words = SECTION.replace(/\s+/g, ' ');
 		expect(words).toContain('No node of n8n-nodes-base keys its own state by `$runIndex`');
 		expect(nodesBaseFilesWith('nodes', /\$runIndex/)).toEqual([]);
 		expect(words).toContain('No node of n8n-nodes-base reads it');
 		expect(nodesBaseFilesWith('nodes', /retryOnFail/)).toEqual([]);
-		expect(words).toContain('as every node of n8n-nodes-base 2.41.1 that waits');
+		expect(words).toContain('no node of n8n-nodes-base takes `sleep` from n8n-workflow');
 		expect(nodesBaseFilesWith('nodes', /n8n_workflow_1\.sleep\b/)).toEqual([]);
+		expect(words).toContain('n8n-workflow exports that same function');
+		const workflowUtils = join(runtime.root, 'node_modules/n8n-workflow/dist/cjs/utils.js');
+		expect(readFileSync(workflowUtils, 'utf8')).toMatch(
+			/sleep_1 = require\("@n8n\/utils\/sleep"\)[\s\S]*"sleep", \{[^}]*sleep_1\.sleep/,
+		);
 		expect(words).toContain('which no credential of n8n-nodes-base does');
 		expect(nodesBaseFilesWith('credentials', /disableFollowRedirect/)).toEqual([]);
 	});

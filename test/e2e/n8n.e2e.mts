@@ -5,6 +5,7 @@ import {
 	CREDENTIAL_TYPE,
 	EXAMPLE_CREDENTIAL_ID,
 	filesContaining,
+	importCredentials,
 	importWorkflows,
 	NODE_TYPE,
 	nodeOutputs,
@@ -39,11 +40,20 @@ interface NodeTypeListing {
  */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
-/** Manual Trigger → the HTTP Request node reading a user with the Contract Signing credential. */
-function httpRequestWorkflow(clientKey: string) {
+/** A Contract Signing credential whose Allowed HTTP Request Domains list names only another host. */
+const RESTRICTED_CREDENTIAL_ID = 'csRestrictedCredential';
+
+/**
+ * Manual Trigger → the HTTP Request node reading a user with the Contract Signing credential, at
+ * the service or at the given address, with the example's credential or the given one.
+ */
+function httpRequestWorkflow(
+	clientKey: string,
+	{ id = 'csHttpRequestCheck', url = suite.service.url, credentialId = EXAMPLE_CREDENTIAL_ID } = {},
+) {
 	return {
-		id: 'csHttpRequestCheck',
-		name: 'HTTP Request with the Contract Signing credential',
+		id,
+		name: `HTTP Request with the Contract Signing credential (${id})`,
 		nodes: [
 			{
 				id: 'h0c1a1e0-0000-4000-8000-000000000001',
@@ -61,11 +71,11 @@ function httpRequestWorkflow(clientKey: string) {
 				typeVersion: ON_1X ? 4.3 : 4.5,
 				position: [200, 0],
 				credentials: {
-					[CREDENTIAL_TYPE]: { id: EXAMPLE_CREDENTIAL_ID, name: 'Contract Signing account' },
+					[CREDENTIAL_TYPE]: { id: credentialId, name: 'Contract Signing account' },
 				},
 				parameters: {
 					method: 'POST',
-					url: `${suite.service.url}/v1/user`,
+					url: `${url}/v1/user`,
 					authentication: 'predefinedCredentialType',
 					nodeCredentialType: CREDENTIAL_TYPE,
 					sendBody: true,
@@ -96,7 +106,32 @@ const suite = useN8n('n8n', {
 	start: true,
 	prepare: async () => {
 		seeded = await seedClient(suite.service);
-		await importWorkflows(suite.home, [WEBHOOK_EXAMPLE, httpRequestWorkflow(seeded.clientKey)]);
+		await importCredentials(suite.home, [
+			{
+				id: RESTRICTED_CREDENTIAL_ID,
+				name: 'Contract Signing account, restricted',
+				type: CREDENTIAL_TYPE,
+				data: {
+					baseUrl: suite.service.url,
+					apiKey: suite.service.apiKey,
+					allowedHttpRequestDomains: 'domains',
+					allowedDomains: 'sign.example.com',
+				},
+			},
+		]);
+		await importWorkflows(suite.home, [
+			WEBHOOK_EXAMPLE,
+			httpRequestWorkflow(seeded.clientKey),
+			httpRequestWorkflow(seeded.clientKey, {
+				id: 'csHttpRequestElsewhere',
+				url: suite.recorder.url,
+			}),
+			httpRequestWorkflow(seeded.clientKey, {
+				id: 'csHttpRequestRestricted',
+				url: suite.recorder.url,
+				credentialId: RESTRICTED_CREDENTIAL_ID,
+			}),
+		]);
 	},
 	started: async () => await publishInN8n(suite.rest, WEBHOOK_EXAMPLE.id),
 });
@@ -118,6 +153,29 @@ describe('the HTTP Request node with this credential', () => {
 		expect(suite.service.requests).toHaveLength(1);
 		expect(suite.service.requests[0].path).toBe('/v1/user');
 		expect(suite.service.requests[0].headers['x-service-key']).toBe(suite.service.apiKey);
+	});
+
+	// docs/reference.md: such nodes send the key wherever they are pointed, as with any n8n
+	// credential; the credential's Allowed HTTP Request Domains limits them on 2.x, and on 1.123.81
+	// only where a redirect leads (its HTTP Request node checks the list on redirects alone).
+	it('sends the key to any address it is given; the credential’s Allowed HTTP Request Domains stop it on 2.x', async () => {
+		suite.recorder.requests.length = 0;
+
+		const elsewhere = await suite.execute('csHttpRequestElsewhere');
+		expect(elsewhere.status).toBe('success');
+		expect(suite.recorder.requests.map((request) => request.serviceKey)).toEqual([
+			suite.service.apiKey,
+		]);
+
+		const restricted = await suite.execute('csHttpRequestRestricted');
+		if (ON_1X) {
+			expect(restricted.status).toBe('success');
+			expect(suite.recorder.requests).toHaveLength(2);
+		} else {
+			expect(restricted.status).toBe('error');
+			expect(restricted.output).toContain('Domain not allowed');
+			expect(suite.recorder.requests).toHaveLength(1);
+		}
 	});
 });
 

@@ -44,12 +44,10 @@ const TLS =
 
 type Failure = NodeApiError & { context: { outcome?: Outcome; retryAfterMs?: number } };
 
-/** The network's code of a failed request: n8n 2.x keeps the error as `cause`, 1.x its code as `httpCode`. */
+/** The network's code of a failed request, which n8n 1.x and 2.x both put in the error's `httpCode`. */
 function networkCode(error: Failure): string | undefined {
-	const cause = error.cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
-	return [cause?.code, cause?.cause?.code, error.httpCode].find(
-		(code): code is string => typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code),
-	);
+	const code = error.httpCode;
+	return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? code : undefined;
 }
 
 /** What a failure means for the item; a network failure gets the hint n8n's message lacks. */
@@ -158,7 +156,7 @@ export async function sendItem(
 		const mayExist = error.context?.outcome === 'unknown' ? whereToLook(sent) : undefined;
 		if (mayExist) error.description = mayExist;
 		const { message, description } = error;
-		const code = networkCode(error) ?? error.httpCode;
+		const code = error.httpCode;
 		const failed = {
 			error: { message, ...(code && { code }), ...(description && { description }) },
 		};
