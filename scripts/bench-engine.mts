@@ -236,6 +236,19 @@ const groups: Method[][] = (
 		],
 		[
 			{
+				name: 'routing alone: constant fields',
+				package: `n8n-core ${n8nCoreVersion}, declarative`,
+				runWorkflow: ownEngine.runWorkflow,
+				step: {
+					name: STEP_NAME,
+					type: ROUTING_ALONE_NODE_TYPE,
+					parameters: { clientKey, name: 'Contract' },
+				},
+				profiled: false,
+			},
+		],
+		[
+			{
 				name: 'routing alone, this node’s panel: 2 mapped fields',
 				package: `n8n-core ${n8nCoreVersion}, declarative`,
 				runWorkflow: ownEngine.runWorkflow,

@@ -41,6 +41,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
+import { routingAloneNode } from '../test/engine/routing-alone-node.mts';
 import { batching as batchingSettings } from '../test/scenarios/contacts.mts';
 import { seedClient } from '../test/service/seed-client.mts';
 import { startStandIn, type StandIn } from '../test/service/stand-in.mts';
@@ -181,6 +182,12 @@ const HTTP_CONSTANT = 'HTTP Request node, constant';
 const NODE_MAPPED = 'this node, 2 mapped';
 const NODE_CONSTANT = 'this node, constant';
 
+const ROUTING_MAPPED = 'routing alone, 2 mapped';
+const ROUTING_CONSTANT = 'routing alone, constant';
+/** n8n's routing alone: a declarative node with no code (test/engine/routing-alone-node.mts). */
+const ROUTING_ALONE_PACKAGE = 'n8n-nodes-routing-alone';
+const ROUTING_ALONE_TYPE = `${ROUTING_ALONE_PACKAGE}.routingAlone`;
+
 const BEFORE_MAPPED = 'before: this node, 2 mapped';
 const BEFORE_CONSTANT = 'before: this node, constant';
 const BEFORE_TYPE = `${BEFORE_PACKAGE}.contractSigning`;
@@ -191,6 +198,19 @@ const METHODS: Method[] = [
 	{ name: HTTP_CONSTANT, values: 'constant', node: httpRequestNode('constant') },
 	{ name: NODE_MAPPED, values: '2 mapped', peer: HTTP_MAPPED, node: thisNode('2 mapped') },
 	{ name: NODE_CONSTANT, values: 'constant', peer: HTTP_CONSTANT, node: thisNode('constant') },
+	// n8n's own floor for a declarative node given the same values.
+	{
+		name: ROUTING_MAPPED,
+		values: '2 mapped',
+		peer: HTTP_MAPPED,
+		node: thisNode('2 mapped', {}, ROUTING_ALONE_TYPE),
+	},
+	{
+		name: ROUTING_CONSTANT,
+		values: 'constant',
+		peer: HTTP_CONSTANT,
+		node: thisNode('constant', {}, ROUTING_ALONE_TYPE),
+	},
 	// Remembers each item's result for the retries: what that costs, nothing failing.
 	{
 		name: 'this node, 2 mapped, Retry On Fail',
@@ -644,6 +664,7 @@ async function main() {
 		home = await createN8nHome(runtime, tarball);
 		if (ENGINE) home.env.N8N_EXPRESSION_ENGINE = ENGINE;
 		if (AGAINST) await installBefore(home, AGAINST);
+		installRoutingAlone(home);
 		await importCredential(home, { baseUrl: service.url, apiKey: service.apiKey });
 		const workflows = METHODS.filter((method) => method.node).flatMap((method) =>
 			[undefined, BATCHED].map((batching) => benchWorkflow(service, clientKey, method, batching)),
@@ -766,6 +787,25 @@ async function installBefore(home: N8nHome, checkout: string) {
 	writeFileSync(
 		manifest,
 		JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), name: BEFORE_PACKAGE }),
+	);
+}
+
+/** The routing-alone node as a community package of its own: one node file, no code of its own. */
+function installRoutingAlone(home: N8nHome) {
+	const folder = join(home.userFolder, '.n8n', 'nodes', 'node_modules', ROUTING_ALONE_PACKAGE);
+	mkdirSync(join(folder, 'dist'), { recursive: true });
+	const description = { ...routingAloneNode.description, name: 'routingAlone' };
+	writeFileSync(
+		join(folder, 'package.json'),
+		JSON.stringify({
+			name: ROUTING_ALONE_PACKAGE,
+			version: '1.0.0',
+			n8n: { n8nNodesApiVersion: 1, nodes: ['dist/RoutingAlone.node.js'] },
+		}),
+	);
+	writeFileSync(
+		join(folder, 'dist', 'RoutingAlone.node.js'),
+		`class RoutingAlone { description = ${JSON.stringify(description)}; }\nmodule.exports = { RoutingAlone };\n`,
 	);
 }
 
