@@ -253,7 +253,11 @@ const READ = { ...RETRY, onError: 'continueErrorOutput' as const };
  * A Get's settings for the first row that matches: the oldest, by id. n8n 1.x has no Order By; on
  * SQLite it reads rows in the order they were written (docs/examples.md, for PostgreSQL).
  */
-const FIRST_ROW = { limit: 1, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' };
+/**
+ * Every row a Get finds, by id; Order By for n8n 2.x, whose Get sorts, while 1.x's Get passes no
+ * order to the database: the steps after it sort the rows and keep the first (oldestRow).
+ */
+const ALL_ROWS = { returnAll: true, orderBy: true, orderByColumn: 'id', orderByDirection: 'ASC' };
 
 /** What the engine brings: its steps up to Record Deal, the reads of the deal and where the keys go back. */
 export interface CrmHead {
@@ -352,8 +356,8 @@ export function dealExample(head: CrmHead): Workflow {
 			notes,
 			parameters: { resource: 'row', operation, dataTableId: byName(of), ...parameters },
 		});
-	/** A Get of the first row whose column holds the deal's value. */
-	const firstRow = (name: string, position: [number, number], column: string, notes: string) =>
+	/** A Get of the rows whose column holds the deal's value. */
+	const rowsOf = (name: string, position: [number, number], column: string, notes: string) =>
 		table(
 			name,
 			position,
@@ -363,7 +367,7 @@ export function dealExample(head: CrmHead): Workflow {
 					[{ column, condition: 'eq', value: `={{ ${deal(column)} }}` }],
 					'allConditions',
 				),
-				...FIRST_ROW,
+				...ALL_ROWS,
 			},
 			notes,
 		);
@@ -410,9 +414,9 @@ export function dealExample(head: CrmHead): Workflow {
 	/** The column of Record Deal, less 2. */
 	const start = Math.max(...head.steps.map((step) => step.position[0])) / x(1);
 	/** The column of Add Customer: one further right for Has Customer?. */
-	const c = start + 8;
+	const c = start + 10;
 	/** Where a step of the reads from the CRM goes: above the row of the deal's own steps. */
-	const above = (column: number, row = 0): [number, number] => [x(start + 8 + column), -760 + row];
+	const above = (column: number, row = 0): [number, number] => [x(c + column), -760 + row];
 	const afterLookups = Math.max(...lookups.steps.map((step) => step.position[0])) + 1;
 	/**
 	 * What the failure on What Failed's input says: its HTTP status or network code (the HTTP
@@ -512,47 +516,47 @@ export function dealExample(head: CrmHead): Workflow {
 				"The deal's row, new, tried again, or back with what was read from the CRM: the steps after this one read it here.",
 			parameters: {},
 		}),
-		firstRow(
-			"Deal's First Row",
+		rowsOf(
+			"Deal's Rows",
 			[x(start + 4), 0],
 			'dealId',
-			'Reads the first row written for this deal: the one just written, unless the CRM sent the deal before.',
+			'Reads the rows written for this deal: the one just written, and any the CRM sent before.',
 		),
 		ifStep(
 			'First Time?',
-			[x(start + 5), 0],
+			[x(start + 7), 0],
 			93,
 			'Only the first row of a deal goes on: a deal the CRM sends again, at once or later, gets no second contract.',
 			[ifCondition('={{ $json.id }}', equals, `={{ ${deal('id')} }}`)],
 		),
 		deleteDeal(
 			'Forget Repeat',
-			[x(start + 7), 300],
+			[x(start + 9), 300],
 			'Deletes the row just written for the repeat: the table keeps one row per deal.',
 		),
 		ifStep(
 			'Still Reading?',
-			[x(start + 6), 240],
+			[x(start + 8), 240],
 			88,
 			"A deal's first event may still be being read from the CRM: if the CRM says it is not won, its row is deleted. An event that comes meanwhile waits, so that a win heard then is not lost.",
 			[ifCondition("={{ $json.status === 'new' && !$json.customerId }}", isTrue)],
 		),
 		markWaiting(
 			'Wait for First Event',
-			[x(start + 7), 480],
+			[x(start + 9), 480],
 			"The deal's first event was still being read from the CRM.",
 			"Marks this event of the deal waiting: Every 10 Minutes tries it again, once the first event's read has ended. If that one went on, this one is then deleted as a repeat; if the deal was not won then, this one is read from the CRM.",
 		),
 		ifStep(
 			'Has Contract?',
-			[x(start + 6), 0],
+			[x(start + 8), 0],
 			92,
 			'A deal whose contract is made, tried again because its keys did not reach the CRM, goes straight to giving them back.',
 			[ifCondition(`={{ ${deal('contractKey')} }}`, notEmpty)],
 		),
 		ifStep(
 			'Has Customer?',
-			[x(start + 7), 120],
+			[x(start + 9), 120],
 			89,
 			"A deal recorded from the CRM's event has only its id: its customer and contact are read from the CRM first (the steps above), saved to its row, and the deal comes back here.",
 			[ifCondition(`={{ ${deal('customerId')} }}`, notEmpty)],
@@ -601,7 +605,7 @@ export function dealExample(head: CrmHead): Workflow {
 			CUSTOMERS_TABLE,
 		),
 		table(
-			"Customer's First Deal",
+			"Customer's Rows",
 			[x(c + 1), 120],
 			'get',
 			{
@@ -609,14 +613,14 @@ export function dealExample(head: CrmHead): Workflow {
 					[{ column: 'customerId', condition: 'eq', value: `={{ ${deal('customerId')} }}` }],
 					'allConditions',
 				),
-				...FIRST_ROW,
+				...ALL_ROWS,
 			},
-			"Reads the customer's first row: the deal that makes the customer's client, and the client's key once it is made.",
+			"Reads the customer's rows, one per deal: the first is the deal that makes the customer's client, and holds the client's key once it is made.",
 			CUSTOMERS_TABLE,
 		),
 		ifStep(
 			'Has Client?',
-			[x(c + 2), 120],
+			[x(c + 4), 120],
 			97,
 			"A customer with a client gets the contract for that client; so does the deal that makes the client once a person put the client's key in its row.",
 			[
@@ -628,7 +632,7 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		table(
 			'Keep Client',
-			[x(c + 7), 120],
+			[x(c + 9), 120],
 			'update',
 			{
 				...tableConditions(
@@ -652,26 +656,26 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		updateDeal(
 			'Making Contract',
-			[x(c + 8), 120],
+			[x(c + 10), 120],
 			['new', 'making contract'],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Says in the deal's row that its contract is about to be made, for the customer's client: if the run stops before the contract's key is saved, the contract may exist, and a person is asked to look.",
 		),
 		ifStep(
 			'First Deal?',
-			[x(c + 3), 320],
+			[x(c + 5), 320],
 			96,
 			"The deal named by the customer's first row makes the client. Another deal that comes before the client is made waits for it, and is tried again in 10 minutes.",
 			[ifCondition('={{ $json.dealId }}', stringEquals, `={{ ${deal('dealId')} }}`)],
 		),
 		updateDeal(
 			'Making Client',
-			[x(c + 4), 320],
+			[x(c + 6), 320],
 			['new'],
 			{ status: 'making client' },
 			"Says in the deal's row that the customer's client is about to be made: if the run stops before the client's key is saved, the client may exist, and a person is asked to look.",
 		),
-		node('Create Client', [x(c + 5), 320], {
+		node('Create Client', [x(c + 7), 320], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -692,18 +696,18 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Client',
-			[x(c + 6), 320],
+			[x(c + 8), 320],
 			['making client'],
 			{ clientKey: '={{ $json.clientKey }}', status: 'making contract' },
 			"Writes the new client's key to the deal's row; Keep Client gives it to the customer's first row next, and the contract is made.",
 		),
 		markWaiting(
 			'Wait for Client',
-			[x(c + 4), 520],
+			[x(c + 6), 520],
 			"The customer's first deal has not made the client yet.",
 			`Marks the deal waiting: Every 10 Minutes tries it again. A deal still waiting ${TELL_AFTER_HOURS} hours after it was recorded is told of once.`,
 		),
-		node('Create Contract', [x(c + 9), 120], {
+		node('Create Contract', [x(c + 11), 120], {
 			type: CONTRACT_SIGNING_NODE,
 			typeVersion: 1,
 			...RETRY,
@@ -721,7 +725,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Save Contract',
-			[x(c + 10), 120],
+			[x(c + 12), 120],
 			['making contract'],
 			{
 				clientKey: '={{ $json.clientKey }}',
@@ -732,12 +736,12 @@ export function dealExample(head: CrmHead): Workflow {
 		),
 		updateDeal(
 			'Done',
-			[x(c + 12), 0],
+			[x(c + 14), 0],
 			['new', 'sending keys'],
 			{ status: 'done', problem: '', tries: '0', told: '' },
 			'The CRM took the keys: the deal is done, and no one needs to be told of it.',
 		),
-		node('What Failed', [x(c + 12), 480], {
+		node('What Failed', [x(c + 14), 480], {
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			notes: `What a failed step means for the deal. The service may have made the record without saying so: check, and a person is asked to look. A busy or unreachable service or CRM: retry, as often as it takes, and a person is told of a deal still not finished ${TELL_AFTER_HOURS} hours after it was recorded. Any other refusal: retry, and after ${MAX_TRIES} refusals failed, and a person is asked to correct it.`,
@@ -762,7 +766,7 @@ export function dealExample(head: CrmHead): Workflow {
 		}),
 		updateDeal(
 			'Mark for Retry',
-			[x(c + 13), 480],
+			[x(c + 15), 480],
 			['new', 'making client', 'making contract', 'sending keys'],
 			{
 				status: '={{ $json.status }}',
@@ -993,13 +997,39 @@ export function dealExample(head: CrmHead): Workflow {
 		...head.keysToCrm,
 		onError: 'continueErrorOutput',
 		id: nodeId(head.number, counter++),
-		position: [x(c + 11), 0] as [number, number],
+		position: [x(c + 13), 0] as [number, number],
 	};
 	const recordedEndsWith: WorkflowNode = {
 		...head.recordedEndsWith,
 		id: nodeId(head.number, counter++),
 		position: [x(start + 4), -400],
 	};
+	/**
+	 * The first of a Get's rows by id, in n8n's Sort and Limit: n8n 1.x's Get reads rows in the
+	 * order the database holds them, which an update changes.
+	 */
+	const oldestRow = (rows: string, name: string, column: number, row: number): WorkflowNode[] => [
+		node(`${rows} by Id`, [x(column), row], {
+			type: 'n8n-nodes-base.sort',
+			typeVersion: 1,
+			notes: 'Puts the rows in the order they were written.',
+			parameters: {
+				type: 'simple',
+				sortFieldsUi: { sortField: [{ fieldName: 'id', order: 'ascending' }] },
+				options: {},
+			},
+		}),
+		node(name, [x(column + 1), row], {
+			type: 'n8n-nodes-base.limit',
+			typeVersion: 1,
+			notes: 'Keeps the first row written.',
+			parameters: { maxItems: 1, keep: 'firstItems' },
+		}),
+	];
+	const oldestRows = [
+		...oldestRow("Deal's Rows", "Deal's First Row", start + 5, 0),
+		...oldestRow("Customer's Rows", "Customer's First Deal", c + 2, 120),
+	];
 	const connections: Workflow['connections'] = {
 		...head.connections,
 		...lookups.connections,
@@ -1010,13 +1040,17 @@ export function dealExample(head: CrmHead): Workflow {
 		[oneRunPerDeal.name]: { main: [to(recordedEndsWith.name), to(recorded.name)] },
 		[recorded.name]: { main: [to(oneRunPerDeal.name)] },
 		'Make Table': { main: [to('Make Customer Table')] },
-		Deal: { main: [to("Deal's First Row")] },
+		Deal: { main: [to("Deal's Rows")] },
+		"Deal's Rows": { main: [to("Deal's Rows by Id")] },
+		"Deal's Rows by Id": { main: [to("Deal's First Row")] },
 		"Deal's First Row": { main: [to('First Time?')] },
 		'First Time?': { main: [to('Has Contract?'), to('Still Reading?')] },
 		'Still Reading?': { main: [to('Wait for First Event'), to('Forget Repeat')] },
 		'Has Contract?': { main: [to(keysToCrm.name), to('Has Customer?')] },
 		'Has Customer?': { main: [to('Add Customer'), to(lookups.steps[0].name)] },
-		'Add Customer': { main: [to("Customer's First Deal")] },
+		'Add Customer': { main: [to("Customer's Rows")] },
+		"Customer's Rows": { main: [to("Customer's Rows by Id")] },
+		"Customer's Rows by Id": { main: [to("Customer's First Deal")] },
 		"Customer's First Deal": { main: [to('Has Client?')] },
 		'Has Client?': { main: [to('Keep Client'), to('First Deal?')] },
 		'Keep Client': { main: [to('Making Contract')] },
@@ -1053,6 +1087,7 @@ export function dealExample(head: CrmHead): Workflow {
 		keysToCrm,
 		retryOneByOne,
 		finishNow,
+		...oldestRows,
 	];
 	const named = (names: string[]) => nodes.filter((step) => names.includes(step.name));
 	const sweep = [

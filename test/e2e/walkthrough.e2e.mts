@@ -618,7 +618,7 @@ describe("the README's first workflow, in the editor of a fresh n8n", () => {
 				'Make Table',
 				'Make Customer Table',
 				'Add Customer',
-				"Customer's First Deal",
+				"Customer's Rows",
 				'Keep Client',
 				'Create Client',
 				'Create Contract',
