@@ -24,6 +24,9 @@ export function queueModeEnv(redisPort: number, database: Database): Record<stri
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(redisPort),
+		// As docs/scaling.md asks on n8n 1.x, whose workers otherwise run a crashed worker's
+		// executions once more (2.x never does, whatever it is set to).
+		QUEUE_WORKER_MAX_STALLED_COUNT: '0',
 		N8N_LOG_FORMAT: 'json',
 		N8N_LOG_LEVEL: 'info',
 		...(database.kind === 'postgres'

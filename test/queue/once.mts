@@ -71,7 +71,11 @@ async function deliverTwice(
 	}
 }
 
-/** Posts `count` contacts twice each, all contacts at once; answers once every run has ended. */
+/**
+ * Posts `count` contacts twice each, all contacts at once, and in the first round some contacts
+ * at the same instant; answers once every run of the round has ended. A later round posts
+ * contacts of its own, its runs counted after the `runsBefore` of the earlier rounds.
+ */
 export async function deliverEachTwice(
 	setting: {
 		mainUrl: string;
@@ -82,16 +86,18 @@ export async function deliverEachTwice(
 		workers: RunningWorker[];
 	},
 	count: number,
+	round = 1,
+	runsBefore = 0,
 ): Promise<OnceOutcome> {
 	const { mainUrl, rest, service, crm, example, workers } = setting;
 	const url = `${mainUrl}/webhook/${webhookPath(example)}`;
 	const planned = Array.from({ length: count }, (_, index) => ({
-		crmId: `once-${String(index + 1).padStart(2, '0')}`,
+		crmId: `once-${round > 1 ? `r${round}-` : ''}${String(index + 1).padStart(2, '0')}`,
 		again: index % 2 === 0 ? ('after the first run' as const) : ('during the first run' as const),
 	}));
 	await Promise.all(planned.map(({ crmId, again }) => deliverTwice(url, crm, crmId, again)));
 	const sameInstantIds = Array.from(
-		{ length: SAME_INSTANT.contacts },
+		{ length: round === 1 ? SAME_INSTANT.contacts : 0 },
 		(_, index) => `once-at-once-${index + 1}`,
 	);
 	for (const crmId of sameInstantIds) {
@@ -101,7 +107,7 @@ export async function deliverEachTwice(
 		const refused = answers.filter((answer) => answer.status !== 200).length;
 		if (refused) throw new Error(`${refused} deliveries of ${crmId} not answered with HTTP 200`);
 	}
-	const expectedRuns = 2 * count + SAME_INSTANT.contacts * SAME_INSTANT.deliveries;
+	const expectedRuns = runsBefore + 2 * count + sameInstantIds.length * SAME_INSTANT.deliveries;
 
 	const runs = await endedRuns(rest, example.id, expectedRuns, GIVE_UP_MS);
 
