@@ -238,9 +238,11 @@ describe('Retry On Fail in real n8n: each contact exactly once', () => {
 
 	// n8n 2.x gives the network's code as the error's cause, 1.x as its httpCode: either is read.
 	it('a refused connection is waited out as a busy service, and its error says nothing answers', async () => {
+		suite.service.reset();
 		const result = await run('nothingAnswers');
 
 		expect(result.status).toBe('error');
+		expect(suite.service.requests).toHaveLength(0);
 		expect(result.output).toContain('Nothing answers at the Base URL.');
 		expect(result.output).toContain(
 			'The node tried 1 more time, the most that Options → Max Retries When Busy allows.',
