@@ -156,8 +156,7 @@ describe('the HTTP Request node with this credential', () => {
 	});
 
 	// docs/reference.md: such nodes send the key wherever they are pointed, as with any n8n
-	// credential; the credential's Allowed HTTP Request Domains limits them on 2.x, and on 1.123.81
-	// only where a redirect leads (its HTTP Request node checks the list on redirects alone).
+	// credential; the credential's Allowed HTTP Request Domains limits them on 2.41.1, not on 1.123.81.
 	it('sends the key to any address it is given; the credential’s Allowed HTTP Request Domains stop it on 2.x', async () => {
 		suite.recorder.requests.length = 0;
 
