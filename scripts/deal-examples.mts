@@ -1815,7 +1815,9 @@ export const ENGINE: CrmHead = {
 				name: 'Read Details',
 				position: [0, 0],
 				...callWorkflow(theIntake, true),
-				...READ,
+				// No Retry On Fail: each read of the intake tries again itself, and n8n would run the
+				// whole intake again for a failed read, three tries each time.
+				onError: 'continueErrorOutput' as const,
 				notes:
 					"Calls the deal's intake with its row (no contractKey yet): the intake reads the deal from its CRM and gives back its fields, and won.",
 			},

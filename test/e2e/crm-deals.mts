@@ -4,6 +4,8 @@
  * that stand in for them in a copy of the intake (a CRM cannot be reached here). Where a shape rests
  * on the CRM's documented format rather than on n8n's own test data, its function says so.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** A deal event as a test tells it: the deal, its customer, and what changed. */
 export interface DealEvent {
@@ -300,4 +302,47 @@ export function salesforcePins(events: DealEvent[]): Pins {
 				.map(() => ({ id: '0025g00000Note1AAB', success: true, errors: [] })),
 		),
 	};
+}
+
+/**
+ * Salesforce's REST API as a test's failing Salesforce step meets it: every request answered with
+ * `status` and an error body in Salesforce's documented shape (a list of `{ message, errorCode }`),
+ * on 127.0.0.1. The tests' Salesforce credential holds a token whose instance URL is this server's,
+ * so n8n's own Salesforce node sends to it: its error comes out as that node makes it. The error
+ * codes and messages are this stand-in's choice, after Salesforce's REST API reference.
+ */
+export interface SalesforceStandIn {
+	url: string;
+	/** The status every request is answered with: 403 (a refusal) unless a test sets another. */
+	status: number;
+	/** The paths requested so far, in order. */
+	readonly paths: string[];
+	close(): Promise<void>;
+}
+
+const SALESFORCE_ERRORS: Record<number, { message: string; errorCode: string }> = {
+	403: { message: 'Insufficient access rights on object id', errorCode: 'INSUFFICIENT_ACCESS' },
+	503: { message: 'Server is unavailable, try again later', errorCode: 'SERVER_UNAVAILABLE' },
+};
+
+export async function startSalesforceStandIn(): Promise<SalesforceStandIn> {
+	const paths: string[] = [];
+	const standIn = { status: 403, paths } as SalesforceStandIn;
+	const server = createServer((request, response) => {
+		paths.push(request.url ?? '');
+		request.resume();
+		request.on('end', () => {
+			const error = SALESFORCE_ERRORS[standIn.status] ?? {
+				message: `HTTP ${standIn.status}`,
+				errorCode: 'UNKNOWN_EXCEPTION',
+			};
+			response.writeHead(standIn.status, { 'Content-Type': 'application/json' });
+			response.end(JSON.stringify([error]));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	standIn.url = `http://127.0.0.1:${port}`;
+	standIn.close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
+	return standIn;
 }

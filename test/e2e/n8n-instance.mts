@@ -55,6 +55,7 @@ export interface ExampleWorkflow {
 		position?: [number, number];
 		parameters: Record<string, unknown>;
 		credentials?: Record<string, { id: string; name: string }>;
+		maxTries?: number;
 	}>;
 	connections?: Record<string, unknown>;
 	settings?: Record<string, unknown>;

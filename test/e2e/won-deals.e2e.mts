@@ -49,7 +49,9 @@ import {
 	hubspotPins,
 	pipedrivePins,
 	salesforcePins,
+	startSalesforceStandIn,
 	webhookBody,
+	type SalesforceStandIn,
 	type DealEvent,
 } from './crm-deals.mts';
 import {
@@ -103,16 +105,35 @@ const CRM_INTAKES = ['intake-pipedrive.json', 'intake-hubspot.json', 'intake-sal
 function crmCredentials(examples: string[]) {
 	const found = new Map<
 		string,
-		{ id: string; name: string; type: string; data: Record<string, string> }
+		{ id: string; name: string; type: string; data: Record<string, unknown> }
 	>();
 	for (const file of examples) {
 		for (const node of readExample(file).nodes) {
 			for (const [type, { id, name }] of Object.entries(node.credentials ?? {})) {
-				if (type !== CREDENTIAL_TYPE) found.set(id, { id, name, type, data: {} });
+				if (type !== CREDENTIAL_TYPE) found.set(id, { id, name, type, data: crmData(type) });
 			}
 		}
 	}
 	return [...found.values()];
+}
+
+/**
+ * A credential's data as after the user connected it: Salesforce's holds a token for the
+ * Salesforce stand-in (its instance URL), so that a Salesforce step left in a copy reaches it.
+ * Pipedrive's and HubSpot's stay empty: their nodes send to the CRM's own address, unreachable here.
+ */
+function crmData(type: string): Record<string, unknown> {
+	if (type !== 'salesforceOAuth2Api') return {};
+	return {
+		environment: 'production',
+		clientId: 'stand-in',
+		clientSecret: 'stand-in',
+		oauthTokenData: {
+			access_token: 'stand-in',
+			token_type: 'Bearer',
+			instance_url: salesforce.url,
+		},
+	};
 }
 
 /** While set, the copies a test saves tell of a deal at once instead of TELL_AFTER_HOURS on. */
@@ -134,11 +155,15 @@ function setUp(workflow: ExampleWorkflow, tellNow = tellAtOnce): ExampleWorkflow
 
 /** The mail server the sweep tells a person through (Tell a Person). */
 let smtp: SmtpStandIn;
+/** Salesforce, as a Salesforce step left in a copy meets it. */
+let salesforce: SalesforceStandIn;
 beforeAll(async () => {
 	smtp = await startSmtpStandIn();
+	salesforce = await startSalesforceStandIn();
 });
 afterAll(async () => {
 	await smtp?.close();
+	await salesforce?.close();
 });
 
 /** The e-mails sent so far that name a deal. */
@@ -233,17 +258,21 @@ function wonDealCases(
 	/** The CRM's pins can give a won deal without a customer. */
 	withoutCustomer = false,
 	/**
-	 * The lookup fails here before it sends, as a refusal: Salesforce's OAuth2 credential holds no
-	 * token in the tests ("Unable to sign without access token"). Pipedrive's and HubSpot's fail at
-	 * the network, the CRM unreachable.
+	 * A failing CRM step is refused by the CRM (Salesforce's stand-in answers 403), a refusal
+	 * counted. Pipedrive's and HubSpot's fail at the network, the CRM unreachable.
 	 */
 	lookupRefused = false,
 	/** The CRM's trigger gives several events in one run, and the deal is read before it is won. */
 	batches = false,
 	/** The intake's step that gives the CRM the keys, which a case fails as it fails `lookup`. */
 	keysStep?: string,
+	/**
+	 * The CRM's stand-in a failing step reaches: `busy` makes it answer as a busy CRM (503),
+	 * `requests` counts the requests it got, and a read sends `tries` (its Retry On Fail).
+	 */
+	crmStandIn?: { busy(on: boolean): void; requests(): number; tries: number },
 ) {
-	const lookupFails = lookupRefused ? 'its credential not connected' : 'the CRM unreachable';
+	const lookupFails = lookupRefused ? 'the CRM refusing it (403)' : 'the CRM unreachable';
 	const lookupTries = lookupRefused ? '1' : '0';
 	let driver: Driver;
 	beforeAll(() => {
@@ -297,27 +326,32 @@ function wonDealCases(
 		count('its next deal', first, second);
 	});
 
-	it('the same won event again, after the first run and twice at the same instant: nothing more', async () => {
+	it("the same won event again, after the first run and twice at the same instant: nothing more, the first event's row kept", async () => {
 		const third = event(3, 1);
+		const [firstRow] = await tableRows(suite.rest, tableId, { dealId: first.dealId });
 		await driver.deliver([first]);
 		await driver.deliver([third, third]);
 		// A repeat heard while the first event is still read from the CRM waits for the next sweep.
 		await driver.retry();
 		for (const e of [first, second, third]) expectAt(e, 1, 1);
-		for (const e of [first, third]) {
-			expect(await tableRows(suite.rest, tableId, { dealId: e.dealId })).toHaveLength(1);
-		}
+		expect(await tableRows(suite.rest, tableId, { dealId: first.dealId })).toEqual([firstRow]);
+		expect(await tableRows(suite.rest, tableId, { dealId: third.dealId })).toMatchObject([
+			{ status: 'done', contractKey: atService(driver, third).contracts[0].contractKey },
+		]);
 		count('repeats', first, second, third);
 	});
 
-	it('an update that is not a win, and a won deal changed since: nothing', async () => {
+	it("an update that is not a win, a won deal changed since, and a done deal heard not won: nothing, the done deal's row kept", async () => {
 		const open = event(4, 2, false);
 		const wonBeforeChanged = { ...second, edited: true };
+		const [secondRow] = await tableRows(suite.rest, tableId, { dealId: second.dealId });
 		await driver.deliver([open]);
 		await driver.deliver([wonBeforeChanged]);
+		await driver.deliver([{ ...second, won: false }]);
 		expectAt(open, 0, 0);
 		expectAt(second, 1, 1);
 		expect(await tableRows(suite.rest, tableId, { dealId: open.dealId })).toEqual([]);
+		expect(await tableRows(suite.rest, tableId, { dealId: second.dealId })).toEqual([secondRow]);
 		count('not a win', open, second);
 	});
 
@@ -387,13 +421,23 @@ function wonDealCases(
 		count('the service down for 30 minutes, then back', deal);
 	});
 
-	if (lookup && !lookupRefused) {
-		it(`${lookup} unreachable for 30 minutes (the deal's run and ${OUTAGE_SWEEPS} sweeps): retry, no refusal counted, no one told; back, one client and one contract`, async () => {
+	if (lookup && (!lookupRefused || crmStandIn)) {
+		it(`${lookup} ${crmStandIn ? 'answered 503' : 'unreachable'} for 30 minutes (the deal's run and ${OUTAGE_SWEEPS} sweeps): retry, no refusal counted, no one told; back, one client and one contract`, async () => {
 			const deal = event(41, 41);
 			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
-			await driver.deliver([deal], { failing: lookup });
-			for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) {
-				await driver.retry({ failing: lookup });
+			const asked = crmStandIn?.requests() ?? 0;
+			crmStandIn?.busy(true);
+			try {
+				await driver.deliver([deal], { failing: lookup });
+				for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) {
+					await driver.retry({ failing: lookup });
+				}
+			} finally {
+				crmStandIn?.busy(false);
+			}
+			// The deal's run and each sweep read the deal once, each read with its own tries only.
+			if (crmStandIn) {
+				expect(crmStandIn.requests() - asked).toBe((1 + OUTAGE_SWEEPS) * crmStandIn.tries);
 			}
 			expectAt(deal, 0, 0);
 			expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0', told: '' }]);
@@ -401,7 +445,10 @@ function wonDealCases(
 			expectAt(deal, 1, 1);
 			expect(await rowOf()).toMatchObject([{ status: 'done', told: '' }]);
 			expect(mailsOf(deal)).toEqual([]);
-			count(`${lookup} unreachable for 30 minutes, then back`, deal);
+			count(
+				`${lookup} ${crmStandIn ? 'answered 503' : 'unreachable'} for 30 minutes, then back`,
+				deal,
+			);
 		});
 	}
 
@@ -428,7 +475,9 @@ function wonDealCases(
 	if (lookup) {
 		it(`${lookup} failing, ${lookupFails}: the deal kept in retry (${lookupRefused ? 'a refusal counted' : 'not counted'}), read again by the retry, one client and one contract`, async () => {
 			const deal = event(20, 20);
+			const asked = crmStandIn?.requests() ?? 0;
 			await driver.deliver([deal], { failing: lookup });
+			if (crmStandIn) expect(crmStandIn.requests() - asked).toBe(crmStandIn.tries);
 			expectAt(deal, 0, 0);
 			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 				{ status: 'retry', tries: lookupTries, told: '' },
@@ -1268,6 +1317,15 @@ const CRM_CASES = [
 		lookup: 'Get Opportunity',
 		keysStep: 'Note on Opportunity',
 		lookupRefused: true,
+		crmStandIn: {
+			busy: (on: boolean) => {
+				salesforce.status = on ? 503 : 403;
+			},
+			requests: () => salesforce.paths.length,
+			tries: readExample('intake-salesforce.json').nodes.find(
+				(node) => node.name === 'Get Opportunity',
+			)!.maxTries!,
+		},
 		withoutCustomer: true,
 		batches: true,
 		customer: 'account',
@@ -1301,6 +1359,7 @@ if (N8N_LINE_UNDER_TEST === undefined) {
 					crm.lookupRefused,
 					crm.batches,
 					crm.keysStep,
+					crm.crmStandIn,
 				);
 			});
 		}
