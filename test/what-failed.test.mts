@@ -5,9 +5,9 @@
  * `{ error: error.message }`, text only; Salesforce (`Salesforce.node.js`) gives the message with
  * `httpCode` beside it; the Contract Signing node gives `{ error: { message, code, description } }`.
  * The HTTP Request node's (its error itself) is met in test/e2e/won-deals.e2e.mts, the CRM refusing
- * the keys with 503 and 429 to a real HTTP Request node, and so is the Salesforce node's, its Get
- * Opportunity answered 503 (waited out) and 403 (counted) by a Salesforce stand-in; Pipedrive's and
- * HubSpot's there only with the CRM unreachable (their nodes send to the CRM's own address). The messages are
+ * the keys with 503 and 429 to a real HTTP Request node, and so are the Salesforce node's and the
+ * HubSpot node's, their reads answered 503 and 429 (waited out) and 403 (counted) by stand-ins;
+ * Pipedrive's there only with the CRM unreachable. The messages are
  * n8n's own, made here by n8n-workflow's NodeApiError as those nodes make them. The expressions
  * are evaluated as JavaScript with `$json`, `$('Deal')` and `$now`; a real n8n runs them in
  * test/e2e/won-deals.e2e.mts.

@@ -4,8 +4,11 @@
  * that stand in for them in a copy of the intake (a CRM cannot be reached here). Where a shape rests
  * on the CRM's documented format rather than on n8n's own test data, its function says so.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { fileURLToPath } from 'node:url';
 
 /** A deal event as a test tells it: the deal, its customer, and what changed. */
 export interface DealEvent {
@@ -345,4 +348,66 @@ export async function startSalesforceStandIn(): Promise<SalesforceStandIn> {
 	standIn.url = `http://127.0.0.1:${port}`;
 	standIn.close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
 	return standIn;
+}
+
+/**
+ * HubSpot's API as a test's failing HubSpot step meets it. The node sends to HubSpot's own HTTPS
+ * address; n8n sends through the proxy HTTPS_PROXY names, and this proxy answers for the CRM host
+ * itself, with a certificate the test's CA signed (n8n given that CA in NODE_EXTRA_CA_CERTS).
+ * Every request is answered with `status` and an error body in the CRM's documented shape; without
+ * a `status`, the proxy answers 502 Bad Gateway, as a proxy that cannot reach the CRM does. The
+ * bodies are this stand-in's choice, after the CRMs' API references.
+ */
+export interface CrmProxy {
+	url: string;
+	/** The certificate authority n8n must trust for the CRM hosts. */
+	ca: string;
+	status?: number;
+	/** The requests the CRMs got, as `host path`. */
+	readonly requests: string[];
+	close(): Promise<void>;
+}
+
+const TLS = new URL('./tls/', import.meta.url);
+
+export async function startCrmProxy(): Promise<CrmProxy> {
+	const requests: string[] = [];
+	const proxy = { requests, ca: fileURLToPath(new URL('crm-ca.pem', TLS)) } as CrmProxy;
+	const key = readFileSync(new URL('crm.key', TLS));
+	const cert = readFileSync(new URL('crm.pem', TLS));
+	const crm = createServer((request, response) => {
+		requests.push(`${request.headers.host} ${request.url}`);
+		request.resume();
+		request.on('end', () => {
+			const status = proxy.status ?? 503;
+			const message = status === 429 ? 'Rate limit exceeded' : `Request failed (${status})`;
+			const body = request.headers.host?.startsWith('api.hubapi.com')
+				? { status: 'error', message, category: status === 429 ? 'RATE_LIMITS' : 'FORBIDDEN' }
+				: { success: false, error: message, errorCode: status };
+			response.writeHead(status, { 'Content-Type': 'application/json' });
+			response.end(JSON.stringify(body));
+		});
+	});
+	const server = createServer((_request, response) => {
+		response.writeHead(405);
+		response.end();
+	});
+	server.on('connect', (request: IncomingMessage, socket: Socket) => {
+		const host = (request.url ?? '').split(':')[0];
+		if (proxy.status === undefined || !['api.pipedrive.com', 'api.hubapi.com'].includes(host)) {
+			socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+			return;
+		}
+		socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+		crm.emit('connection', new TLSSocket(socket, { isServer: true, key, cert }));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	proxy.url = `http://127.0.0.1:${port}`;
+	proxy.close = async () => {
+		server.closeAllConnections();
+		crm.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	};
+	return proxy;
 }

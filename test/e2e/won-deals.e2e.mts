@@ -49,8 +49,10 @@ import {
 	hubspotPins,
 	pipedrivePins,
 	salesforcePins,
+	startCrmProxy,
 	startSalesforceStandIn,
 	webhookBody,
+	type CrmProxy,
 	type SalesforceStandIn,
 	type DealEvent,
 } from './crm-deals.mts';
@@ -157,13 +159,17 @@ function setUp(workflow: ExampleWorkflow, tellNow = tellAtOnce): ExampleWorkflow
 let smtp: SmtpStandIn;
 /** Salesforce, as a Salesforce step left in a copy meets it. */
 let salesforce: SalesforceStandIn;
+/** HubSpot, as a HubSpot step left in a copy meets it. */
+let crmProxy: CrmProxy;
 beforeAll(async () => {
 	smtp = await startSmtpStandIn();
 	salesforce = await startSalesforceStandIn();
+	crmProxy = await startCrmProxy();
 });
 afterAll(async () => {
 	await smtp?.close();
 	await salesforce?.close();
+	await crmProxy?.close();
 });
 
 /** The e-mails sent so far that name a deal. */
@@ -180,6 +186,12 @@ const { figures } = suite;
 
 async function prepare() {
 	const { service, home } = suite;
+	Object.assign(home.env, {
+		HTTPS_PROXY: crmProxy.url,
+		// Pipedrive stays unproxied: its steps meet a CRM no name server knows, as before.
+		NO_PROXY: '127.0.0.1,localhost,api.pipedrive.com',
+		NODE_EXTRA_CA_CERTS: crmProxy.ca,
+	});
 	// A service that is down: every request of the path refused as unavailable for the next hour,
 	// longer than the node waits, so that each of Retry On Fail's tries fails at once.
 	service.injectFault(
@@ -259,7 +271,8 @@ function wonDealCases(
 	withoutCustomer = false,
 	/**
 	 * A failing CRM step is refused by the CRM (Salesforce's stand-in answers 403), a refusal
-	 * counted. Pipedrive's and HubSpot's fail at the network, the CRM unreachable.
+	 * counted. Pipedrive's fails at the network (no name server knows its host), HubSpot's at its
+	 * proxy (502 Bad Gateway): the CRM unreachable.
 	 */
 	lookupRefused = false,
 	/** The CRM's trigger gives several events in one run, and the deal is read before it is won. */
@@ -267,10 +280,11 @@ function wonDealCases(
 	/** The intake's step that gives the CRM the keys, which a case fails as it fails `lookup`. */
 	keysStep?: string,
 	/**
-	 * The CRM's stand-in a failing step reaches: `busy` makes it answer as a busy CRM (503),
-	 * `requests` counts the requests it got, and a read sends `tries` (its Retry On Fail).
+	 * The CRM's stand-in a failing step reaches: `answer` makes it answer with a status (none: as
+	 * by default, see `lookupRefused`), `requests` counts the requests it got, and a read sends
+	 * `tries` (its Retry On Fail).
 	 */
-	crmStandIn?: { busy(on: boolean): void; requests(): number; tries: number },
+	crmStandIn?: { answer(status?: number): void; requests(): number; tries: number },
 ) {
 	const lookupFails = lookupRefused ? 'the CRM refusing it (403)' : 'the CRM unreachable';
 	const lookupTries = lookupRefused ? '1' : '0';
@@ -426,14 +440,14 @@ function wonDealCases(
 			const deal = event(41, 41);
 			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
 			const asked = crmStandIn?.requests() ?? 0;
-			crmStandIn?.busy(true);
+			crmStandIn?.answer(503);
 			try {
 				await driver.deliver([deal], { failing: lookup });
 				for (let sweep = 0; sweep < OUTAGE_SWEEPS; sweep++) {
 					await driver.retry({ failing: lookup });
 				}
 			} finally {
-				crmStandIn?.busy(false);
+				crmStandIn?.answer();
 			}
 			// The deal's run and each sweep read the deal once, each read with its own tries only.
 			if (crmStandIn) {
@@ -449,6 +463,30 @@ function wonDealCases(
 				`${lookup} ${crmStandIn ? 'answered 503' : 'unreachable'} for 30 minutes, then back`,
 				deal,
 			);
+		});
+	}
+
+	if (lookup && crmStandIn) {
+		it(`${lookup} answered 429, then 403: the busy CRM waited out, the refusal counted, each read sent once with its tries; read at last, one client and one contract`, async () => {
+			const deal = event(43, 43);
+			const rowOf = async () => await tableRows(suite.rest, tableId, { dealId: deal.dealId });
+			const asked = crmStandIn.requests();
+			try {
+				crmStandIn.answer(429);
+				await driver.deliver([deal], { failing: lookup });
+				expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '0' }]);
+				crmStandIn.answer(403);
+				await driver.retry({ failing: lookup });
+				expect(await rowOf()).toMatchObject([{ status: 'retry', tries: '1' }]);
+			} finally {
+				crmStandIn.answer();
+			}
+			expect(crmStandIn.requests() - asked).toBe(2 * crmStandIn.tries);
+			expectAt(deal, 0, 0);
+			await driver.retry();
+			expectAt(deal, 1, 1);
+			expect(await rowOf()).toMatchObject([{ status: 'done' }]);
+			count(`${lookup} answered 429, then 403, then read`, deal);
 		});
 	}
 
@@ -477,7 +515,9 @@ function wonDealCases(
 			const deal = event(20, 20);
 			const asked = crmStandIn?.requests() ?? 0;
 			await driver.deliver([deal], { failing: lookup });
-			if (crmStandIn) expect(crmStandIn.requests() - asked).toBe(crmStandIn.tries);
+			if (crmStandIn && lookupRefused) {
+				expect(crmStandIn.requests() - asked).toBe(crmStandIn.tries);
+			}
 			expectAt(deal, 0, 0);
 			expect(await tableRows(suite.rest, tableId, { dealId: deal.dealId })).toMatchObject([
 				{ status: 'retry', tries: lookupTries, told: '' },
@@ -1277,6 +1317,19 @@ const salesforceId = (prefix: string, n: number, suffix: string) =>
 	`${prefix}5g0000${String(n).padStart(6, '0')}${suffix}`;
 
 /** Each CRM intake: how its events are pinned, and the ids its deals and customers have. */
+/** The Retry On Fail tries of an intake's step. */
+const triesOf = (intake: string, step: string) =>
+	readExample(intake).nodes.find((node) => node.name === step)!.maxTries!;
+
+/** HubSpot through the CRM proxy: unreachable (502 from the proxy) unless a test gives an answer. */
+const proxied = (intake: string, step: string) => ({
+	answer: (status?: number) => {
+		crmProxy.status = status;
+	},
+	requests: () => crmProxy.requests.length,
+	tries: triesOf(intake, step),
+});
+
 const CRM_CASES = [
 	{
 		title: 'Pipedrive',
@@ -1296,6 +1349,7 @@ const CRM_CASES = [
 		trigger: () => 'HubSpot Trigger',
 		lookup: 'Get Deal',
 		keysStep: 'Keys on Deal',
+		crmStandIn: proxied('intake-hubspot.json', 'Get Deal'),
 		pins: hubspotPins,
 		batches: true,
 		customer: 'company',
@@ -1318,13 +1372,11 @@ const CRM_CASES = [
 		keysStep: 'Note on Opportunity',
 		lookupRefused: true,
 		crmStandIn: {
-			busy: (on: boolean) => {
-				salesforce.status = on ? 503 : 403;
+			answer: (status = 403) => {
+				salesforce.status = status;
 			},
 			requests: () => salesforce.paths.length,
-			tries: readExample('intake-salesforce.json').nodes.find(
-				(node) => node.name === 'Get Opportunity',
-			)!.maxTries!,
+			tries: triesOf('intake-salesforce.json', 'Get Opportunity'),
 		},
 		withoutCustomer: true,
 		batches: true,
