@@ -352,40 +352,39 @@ export async function startSalesforceStandIn(): Promise<SalesforceStandIn> {
 
 /**
  * HubSpot's API as a test's failing HubSpot step meets it. The node sends to HubSpot's own HTTPS
- * address; n8n sends through the proxy HTTPS_PROXY names, and this proxy answers for the CRM host
+ * address; n8n sends through the proxy HTTPS_PROXY names, and this proxy answers for HubSpot's host
  * itself, with a certificate the test's CA signed (n8n given that CA in NODE_EXTRA_CA_CERTS).
- * Every request is answered with `status` and an error body in the CRM's documented shape; without
+ * Every request is answered with `status` and an error body in HubSpot's documented shape; without
  * a `status`, the proxy answers 502 Bad Gateway, as a proxy that cannot reach the CRM does. The
- * bodies are this stand-in's choice, after the CRMs' API references.
+ * bodies are this stand-in's choice, after HubSpot's API reference.
  */
-export interface CrmProxy {
+export interface HubSpotStandIn {
+	/** The proxy's address, for HTTPS_PROXY. */
 	url: string;
-	/** The certificate authority n8n must trust for the CRM hosts. */
+	/** The certificate authority n8n must trust for HubSpot's host. */
 	ca: string;
 	status?: number;
-	/** The requests the CRMs got, as `host path`. */
-	readonly requests: string[];
+	/** The paths HubSpot got, in order. */
+	readonly paths: string[];
 	close(): Promise<void>;
 }
 
 const TLS = new URL('./tls/', import.meta.url);
 
-export async function startCrmProxy(): Promise<CrmProxy> {
-	const requests: string[] = [];
-	const proxy = { requests, ca: fileURLToPath(new URL('crm-ca.pem', TLS)) } as CrmProxy;
+export async function startHubSpotStandIn(): Promise<HubSpotStandIn> {
+	const paths: string[] = [];
+	const proxy = { paths, ca: fileURLToPath(new URL('crm-ca.pem', TLS)) } as HubSpotStandIn;
 	const key = readFileSync(new URL('crm.key', TLS));
 	const cert = readFileSync(new URL('crm.pem', TLS));
 	const crm = createServer((request, response) => {
-		requests.push(`${request.headers.host} ${request.url}`);
+		paths.push(request.url ?? '');
 		request.resume();
 		request.on('end', () => {
-			const status = proxy.status ?? 503;
+			const status = proxy.status!;
 			const message = status === 429 ? 'Rate limit exceeded' : `Request failed (${status})`;
-			const body = request.headers.host?.startsWith('api.hubapi.com')
-				? { status: 'error', message, category: status === 429 ? 'RATE_LIMITS' : 'FORBIDDEN' }
-				: { success: false, error: message, errorCode: status };
+			const category = status === 429 ? 'RATE_LIMITS' : 'FORBIDDEN';
 			response.writeHead(status, { 'Content-Type': 'application/json' });
-			response.end(JSON.stringify(body));
+			response.end(JSON.stringify({ status: 'error', message, category }));
 		});
 	});
 	const server = createServer((_request, response) => {
@@ -394,7 +393,7 @@ export async function startCrmProxy(): Promise<CrmProxy> {
 	});
 	server.on('connect', (request: IncomingMessage, socket: Socket) => {
 		const host = (request.url ?? '').split(':')[0];
-		if (proxy.status === undefined || !['api.pipedrive.com', 'api.hubapi.com'].includes(host)) {
+		if (proxy.status === undefined || host !== 'api.hubapi.com') {
 			socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
 			return;
 		}

@@ -49,10 +49,10 @@ import {
 	hubspotPins,
 	pipedrivePins,
 	salesforcePins,
-	startCrmProxy,
+	startHubSpotStandIn,
 	startSalesforceStandIn,
 	webhookBody,
-	type CrmProxy,
+	type HubSpotStandIn,
 	type SalesforceStandIn,
 	type DealEvent,
 } from './crm-deals.mts';
@@ -160,16 +160,16 @@ let smtp: SmtpStandIn;
 /** Salesforce, as a Salesforce step left in a copy meets it. */
 let salesforce: SalesforceStandIn;
 /** HubSpot, as a HubSpot step left in a copy meets it. */
-let crmProxy: CrmProxy;
+let hubspot: HubSpotStandIn;
 beforeAll(async () => {
 	smtp = await startSmtpStandIn();
 	salesforce = await startSalesforceStandIn();
-	crmProxy = await startCrmProxy();
+	hubspot = await startHubSpotStandIn();
 });
 afterAll(async () => {
 	await smtp?.close();
 	await salesforce?.close();
-	await crmProxy?.close();
+	await hubspot?.close();
 });
 
 /** The e-mails sent so far that name a deal. */
@@ -187,10 +187,10 @@ const { figures } = suite;
 async function prepare() {
 	const { service, home } = suite;
 	Object.assign(home.env, {
-		HTTPS_PROXY: crmProxy.url,
-		// Pipedrive stays unproxied: its steps meet a CRM no name server knows, as before.
+		HTTPS_PROXY: hubspot.url,
+		// Pipedrive is not proxied: its steps meet a host no name server knows, a CRM unreachable.
 		NO_PROXY: '127.0.0.1,localhost,api.pipedrive.com',
-		NODE_EXTRA_CA_CERTS: crmProxy.ca,
+		NODE_EXTRA_CA_CERTS: hubspot.ca,
 	});
 	// A service that is down: every request of the path refused as unavailable for the next hour,
 	// longer than the node waits, so that each of Retry On Fail's tries fails at once.
@@ -1321,14 +1321,14 @@ const salesforceId = (prefix: string, n: number, suffix: string) =>
 const triesOf = (intake: string, step: string) =>
 	readExample(intake).nodes.find((node) => node.name === step)!.maxTries!;
 
-/** HubSpot through the CRM proxy: unreachable (502 from the proxy) unless a test gives an answer. */
-const proxied = (intake: string, step: string) => ({
+/** HubSpot through its stand-in: unreachable (502 from the proxy) unless a test gives an answer. */
+const hubspotStandIn = {
 	answer: (status?: number) => {
-		crmProxy.status = status;
+		hubspot.status = status;
 	},
-	requests: () => crmProxy.requests.length,
-	tries: triesOf(intake, step),
-});
+	requests: () => hubspot.paths.length,
+	tries: triesOf('intake-hubspot.json', 'Get Deal'),
+};
 
 const CRM_CASES = [
 	{
@@ -1349,7 +1349,7 @@ const CRM_CASES = [
 		trigger: () => 'HubSpot Trigger',
 		lookup: 'Get Deal',
 		keysStep: 'Keys on Deal',
-		crmStandIn: proxied('intake-hubspot.json', 'Get Deal'),
+		crmStandIn: hubspotStandIn,
 		pins: hubspotPins,
 		batches: true,
 		customer: 'company',
