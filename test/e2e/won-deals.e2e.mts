@@ -122,7 +122,8 @@ function crmCredentials(examples: string[]) {
 /**
  * A credential's data as after the user connected it: Salesforce's holds a token for the
  * Salesforce stand-in (its instance URL), so that a Salesforce step left in a copy reaches it.
- * Pipedrive's and HubSpot's stay empty: their nodes send to the CRM's own address, unreachable here.
+ * Pipedrive's and HubSpot's stay empty: their nodes send to the CRM's own address (HubSpot's
+ * reaches the HubSpot stand-in through its proxy; Pipedrive's is unreachable here).
  */
 function crmData(type: string): Record<string, unknown> {
 	if (type !== 'salesforceOAuth2Api') return {};
@@ -1316,7 +1317,6 @@ const person = (customer: number) => ({
 const salesforceId = (prefix: string, n: number, suffix: string) =>
 	`${prefix}5g0000${String(n).padStart(6, '0')}${suffix}`;
 
-/** Each CRM intake: how its events are pinned, and the ids its deals and customers have. */
 /** The Retry On Fail tries of an intake's step. */
 const triesOf = (intake: string, step: string) =>
 	readExample(intake).nodes.find((node) => node.name === step)!.maxTries!;
@@ -1330,6 +1330,7 @@ const hubspotStandIn = {
 	tries: triesOf('intake-hubspot.json', 'Get Deal'),
 };
 
+/** Each CRM intake: how its events are pinned, and the ids its deals and customers have. */
 const CRM_CASES = [
 	{
 		title: 'Pipedrive',
